@@ -1,0 +1,560 @@
+//! Borrowed serde views of a trace line, and their reduction to lean events.
+//!
+//! Each line is parsed once: the structs below borrow every value they do not
+//! need to look into as a `&RawValue`, and serde skips the members no rule
+//! reads (tool arguments, results, ...) without building them.
+
+use std::borrow::Cow;
+use std::fmt;
+use std::marker::PhantomData;
+
+use serde::de::{self, Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde_json::value::RawValue;
+
+use crate::event::{
+    Body, JsonKind, Key, KeyField, Message, Method, NumberField, Outcome, Params, ProgressToken,
+    RequestId, ShapeProblem,
+};
+
+/// Deserializes a member that is present, keeping `null` as a value rather
+/// than as absence (`"id": null` and no `id` mean different things).
+fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<&'de RawValue>, D::Error> {
+    <&RawValue>::deserialize(d).map(Some)
+}
+
+/// Like [`present`], for members that should hold an object.
+fn present_object<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
+    d: D,
+) -> Result<Option<ObjectOr<T>>, D::Error> {
+    ObjectOr::deserialize(d).map(Some)
+}
+
+/// A value that should be an object: the object's view, or the kind it had instead.
+pub(crate) enum ObjectOr<T> {
+    Object(T),
+    Other(JsonKind),
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for ObjectOr<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct ObjectVisitor<T>(PhantomData<T>);
+
+        impl<'de, T: Deserialize<'de>> Visitor<'de> for ObjectVisitor<T> {
+            type Value = ObjectOr<T>;
+
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+                T::deserialize(de::value::MapAccessDeserializer::new(map)).map(ObjectOr::Object)
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(ObjectOr::Other(JsonKind::Array))
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+                Ok(ObjectOr::Other(JsonKind::Bool))
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
+                Ok(ObjectOr::Other(JsonKind::Integer))
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
+                Ok(ObjectOr::Other(JsonKind::Integer))
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
+                Ok(ObjectOr::Other(JsonKind::Float))
+            }
+            fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
+                Ok(ObjectOr::Other(JsonKind::String))
+            }
+            fn visit_unit<E>(self) -> Result<Self::Value, E> {
+                Ok(ObjectOr::Other(JsonKind::Null))
+            }
+        }
+
+        d.deserialize_any(ObjectVisitor(PhantomData))
+    }
+}
+
+/// A message member: one message, or a batch of them.
+pub(crate) enum OneOrBatch<'a> {
+    One(ObjectOr<RawMessage<'a>>),
+    Batch(Vec<ObjectOr<RawMessage<'a>>>),
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for OneOrBatch<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct BatchVisitor<'a>(PhantomData<&'a ()>);
+
+        impl<'de: 'a, 'a> Visitor<'de> for BatchVisitor<'a> {
+            type Value = OneOrBatch<'a>;
+
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a JSON-RPC message or batch")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+                let mut items = Vec::new();
+                while let Some(item) = seq.next_element()? {
+                    items.push(item);
+                }
+                Ok(OneOrBatch::Batch(items))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+                RawMessage::deserialize(de::value::MapAccessDeserializer::new(map))
+                    .map(|m| OneOrBatch::One(ObjectOr::Object(m)))
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+                Ok(OneOrBatch::One(ObjectOr::Other(JsonKind::Bool)))
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
+                Ok(OneOrBatch::One(ObjectOr::Other(JsonKind::Integer)))
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
+                Ok(OneOrBatch::One(ObjectOr::Other(JsonKind::Integer)))
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
+                Ok(OneOrBatch::One(ObjectOr::Other(JsonKind::Float)))
+            }
+            fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
+                Ok(OneOrBatch::One(ObjectOr::Other(JsonKind::String)))
+            }
+            fn visit_unit<E>(self) -> Result<Self::Value, E> {
+                Ok(OneOrBatch::One(ObjectOr::Other(JsonKind::Null)))
+            }
+        }
+
+        d.deserialize_any(BatchVisitor(PhantomData))
+    }
+}
+
+#[derive(serde::Deserialize)]
+pub(crate) struct RawMessage<'a> {
+    #[serde(default, borrow, deserialize_with = "present")]
+    jsonrpc: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    id: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    method: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present_object")]
+    params: Option<ObjectOr<RawParams<'a>>>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    result: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    error: Option<&'a RawValue>,
+}
+
+#[derive(serde::Deserialize)]
+struct RawParams<'a> {
+    #[serde(default, borrow, rename = "_meta", deserialize_with = "present_object")]
+    meta: Option<ObjectOr<RawMeta<'a>>>,
+    #[serde(default, borrow, rename = "requestId", deserialize_with = "present")]
+    request_id: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    reason: Option<&'a RawValue>,
+    #[serde(
+        default,
+        borrow,
+        rename = "progressToken",
+        deserialize_with = "present"
+    )]
+    progress_token: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    progress: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    total: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    message: Option<&'a RawValue>,
+}
+
+#[derive(serde::Deserialize)]
+struct RawMeta<'a> {
+    #[serde(
+        default,
+        borrow,
+        rename = "progressToken",
+        deserialize_with = "present"
+    )]
+    progress_token: Option<&'a RawValue>,
+    #[serde(default, borrow, rename = "io.modelcontextprotocol/protocolVersion")]
+    protocol_version: Option<Cow<'a, str>>,
+}
+
+#[derive(serde::Deserialize)]
+struct RawError<'a> {
+    #[serde(default, borrow, deserialize_with = "present")]
+    code: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    message: Option<&'a RawValue>,
+}
+
+/// The JSON kind of a raw value, from its first byte (raw values carry no
+/// surrounding white space).
+pub(crate) fn kind_of(raw: &RawValue) -> JsonKind {
+    let text = raw.get();
+    match text.as_bytes().first() {
+        Some(b'"') => JsonKind::String,
+        Some(b'{') => JsonKind::Object,
+        Some(b'[') => JsonKind::Array,
+        Some(b't' | b'f') => JsonKind::Bool,
+        Some(b'n') => JsonKind::Null,
+        _ if text.bytes().any(|b| matches!(b, b'.' | b'e' | b'E')) => JsonKind::Float,
+        _ => JsonKind::Integer,
+    }
+}
+
+/// A JSON string value as text (unescaped only when it has escapes).
+pub(crate) fn string_of(raw: &RawValue) -> Option<Cow<'_, str>> {
+    match kind_of(raw) {
+        JsonKind::String => serde_json::from_str::<Cow<str>>(raw.get()).ok(),
+        _ => None,
+    }
+}
+
+/// A string-or-integer key, or the kind of value found instead.
+pub(crate) fn key_of(raw: &RawValue) -> Result<Key, JsonKind> {
+    match kind_of(raw) {
+        JsonKind::String => string_of(raw)
+            .map(|s| Key::Str(s.into()))
+            .ok_or(JsonKind::String),
+        JsonKind::Integer => {
+            let text = raw.get();
+            Ok(text
+                .parse::<i64>()
+                .map(Key::Int)
+                .unwrap_or_else(|_| Key::BigInt(text.into())))
+        }
+        other => Err(other),
+    }
+}
+
+fn key_field<K>(raw: &RawValue, wrap: fn(Key) -> K) -> KeyField<K> {
+    match key_of(raw) {
+        Ok(key) => KeyField::Valid(wrap(key)),
+        Err(kind) => KeyField::Invalid(kind),
+    }
+}
+
+fn number_field(raw: Option<&RawValue>) -> NumberField {
+    let Some(raw) = raw else {
+        return NumberField::Absent;
+    };
+    match kind_of(raw) {
+        JsonKind::Integer | JsonKind::Float => raw
+            .get()
+            .parse::<f64>()
+            .map(NumberField::Number)
+            .unwrap_or(NumberField::Invalid(JsonKind::Float)),
+        other => NumberField::Invalid(other),
+    }
+}
+
+fn non_string(raw: Option<&RawValue>) -> Option<JsonKind> {
+    raw.map(kind_of).filter(|k| *k != JsonKind::String)
+}
+
+/// Names of methods the engine knows, so that known names are never allocated.
+const KNOWN_METHODS: &[&str] = &[
+    "initialize",
+    "notifications/initialized",
+    "ping",
+    "notifications/cancelled",
+    "notifications/progress",
+    "tools/call",
+    "tools/list",
+    "resources/list",
+    "resources/read",
+    "resources/templates/list",
+    "resources/subscribe",
+    "resources/unsubscribe",
+    "prompts/list",
+    "prompts/get",
+    "completion/complete",
+    "logging/setLevel",
+    "sampling/createMessage",
+    "roots/list",
+    "elicitation/create",
+    "notifications/message",
+    "notifications/resources/list_changed",
+    "notifications/resources/updated",
+    "notifications/prompts/list_changed",
+    "notifications/tools/list_changed",
+    "notifications/roots/list_changed",
+    "server/discover",
+    "subscriptions/listen",
+];
+
+fn method_name(name: Cow<'_, str>) -> Method {
+    match KNOWN_METHODS.iter().find(|known| **known == name) {
+        Some(known) => Cow::Borrowed(known),
+        None => Cow::Owned(name.into_owned()),
+    }
+}
+
+fn params_of(raw: Option<ObjectOr<RawParams<'_>>>, problems: &mut Vec<ShapeProblem>) -> Params {
+    let raw = match raw {
+        None => return Params::default(),
+        Some(ObjectOr::Object(p)) => p,
+        Some(ObjectOr::Other(kind)) => {
+            if kind != JsonKind::Array {
+                problems.push(ShapeProblem::ParamsNotStructured(kind));
+            }
+            return Params {
+                not_object: true,
+                ..Params::default()
+            };
+        }
+    };
+    let (meta_progress_token, meta_protocol_version) = match raw.meta {
+        Some(ObjectOr::Object(meta)) => (
+            meta.progress_token.map(|t| key_field(t, ProgressToken)),
+            meta.protocol_version.map(|v| v.into()),
+        ),
+        _ => (None, None),
+    };
+    Params {
+        meta_progress_token,
+        meta_protocol_version,
+        request_id: raw.request_id.map(|r| key_field(r, RequestId)),
+        reason_invalid: non_string(raw.reason),
+        progress_token: raw.progress_token.map(|t| key_field(t, ProgressToken)),
+        progress: number_field(raw.progress),
+        total: number_field(raw.total),
+        message_invalid: non_string(raw.message),
+        not_object: false,
+    }
+}
+
+fn error_problems(raw: &RawValue, problems: &mut Vec<ShapeProblem>) -> Option<i64> {
+    match serde_json::from_str::<ObjectOr<RawError>>(raw.get()) {
+        Ok(ObjectOr::Object(err)) => {
+            let code = match err.code {
+                None => {
+                    problems.push(ShapeProblem::ErrorCodeMissing);
+                    None
+                }
+                Some(code) => match kind_of(code) {
+                    JsonKind::Integer => code.get().parse().ok(),
+                    other => {
+                        problems.push(ShapeProblem::ErrorCodeNotInteger(other));
+                        None
+                    }
+                },
+            };
+            match err.message.map(kind_of) {
+                None => problems.push(ShapeProblem::ErrorMessageMissing),
+                Some(JsonKind::String) => {}
+                Some(other) => problems.push(ShapeProblem::ErrorMessageNotString(other)),
+            }
+            code
+        }
+        Ok(ObjectOr::Other(kind)) => {
+            problems.push(ShapeProblem::ErrorNotObject(kind));
+            None
+        }
+        // The whole line already parsed, so the member is valid JSON.
+        Err(_) => None,
+    }
+}
+
+/// Reduces one parsed message to its lean form.
+pub(crate) fn message_of(raw: ObjectOr<RawMessage<'_>>, batch_index: Option<u32>) -> Message {
+    let mut problems = Vec::new();
+    let raw = match raw {
+        ObjectOr::Object(raw) => raw,
+        ObjectOr::Other(kind) => {
+            return Message {
+                body: Body::Unclassifiable,
+                problems: vec![ShapeProblem::NotAnObject(kind)],
+                batch_index,
+            }
+        }
+    };
+    match raw.jsonrpc {
+        None => problems.push(ShapeProblem::JsonRpcMissing),
+        Some(v) if v.get() == "\"2.0\"" || string_of(v).as_deref() == Some("2.0") => {}
+        Some(v) => problems.push(ShapeProblem::JsonRpcWrong(describe_value(v))),
+    }
+    let id = raw.id.map(|id| key_field(id, RequestId));
+    let body = if let Some(method) = raw.method {
+        let method = match string_of(method) {
+            Some(name) => method_name(name),
+            None => {
+                problems.push(ShapeProblem::MethodNotString(kind_of(method)));
+                Cow::Borrowed("")
+            }
+        };
+        let params = params_of(raw.params, &mut problems);
+        match id {
+            Some(id) => Body::Request { id, method, params },
+            None => Body::Notification { method, params },
+        }
+    } else if raw.result.is_some() || raw.error.is_some() {
+        let outcome = match (raw.result, raw.error) {
+            (Some(result), error) => {
+                if error.is_some() {
+                    problems.push(ShapeProblem::ResultAndError);
+                }
+                let kind = kind_of(result);
+                if kind != JsonKind::Object {
+                    problems.push(ShapeProblem::ResultNotObject(kind));
+                }
+                Outcome::Result {
+                    protocol_version: initialize_version(result),
+                }
+            }
+            (None, Some(error)) => Outcome::Error {
+                code: error_problems(error, &mut problems),
+            },
+            (None, None) => unreachable!("checked above"),
+        };
+        Body::Response { id, outcome }
+    } else {
+        problems.push(ShapeProblem::NoMethodNoResult);
+        Body::Unclassifiable
+    };
+    Message {
+        body,
+        problems,
+        batch_index,
+    }
+}
+
+/// `result.protocolVersion`, looked for only when the text can contain it,
+/// so ordinary results are never parsed twice.
+fn initialize_version(result: &RawValue) -> Option<Box<str>> {
+    #[derive(serde::Deserialize)]
+    struct InitializeResult<'a> {
+        #[serde(borrow, rename = "protocolVersion")]
+        protocol_version: Option<Cow<'a, str>>,
+    }
+    let text = result.get();
+    if !text.starts_with('{') || memchr::memmem::find(text.as_bytes(), b"protocolVersion").is_none()
+    {
+        return None;
+    }
+    serde_json::from_str::<InitializeResult>(text)
+        .ok()
+        .and_then(|r| r.protocol_version)
+        .map(Into::into)
+}
+
+/// A short, safe rendering of a value found where another was expected.
+pub(crate) fn describe_value(raw: &RawValue) -> String {
+    let text = raw.get();
+    if text.len() <= 24 {
+        crate::sanitize::escape_controls(text).into_owned()
+    } else {
+        kind_of(raw).describe().to_string()
+    }
+}
+
+/// Reduces a message member (one message or a batch) to lean messages.
+pub(crate) fn messages_of(raw: OneOrBatch<'_>) -> Vec<Message> {
+    match raw {
+        OneOrBatch::One(one) => vec![message_of(one, None)],
+        OneOrBatch::Batch(items) if items.is_empty() => vec![Message {
+            body: Body::Unclassifiable,
+            problems: vec![ShapeProblem::EmptyBatch],
+            batch_index: None,
+        }],
+        OneOrBatch::Batch(items) => items
+            .into_iter()
+            .enumerate()
+            .map(|(i, item)| message_of(item, Some(i as u32)))
+            .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Message {
+        let raw: OneOrBatch = serde_json::from_str(text).unwrap();
+        messages_of(raw).remove(0)
+    }
+
+    #[test]
+    fn zero_and_string_zero_are_distinct_valid_ids() {
+        let a = parse(r#"{"jsonrpc":"2.0","id":0,"method":"ping"}"#);
+        let b = parse(r#"{"jsonrpc":"2.0","id":"0","method":"ping"}"#);
+        let id = |m: &Message| match &m.body {
+            Body::Request { id, .. } => id.clone(),
+            other => panic!("not a request: {other:?}"),
+        };
+        assert_eq!(id(&a), KeyField::Valid(RequestId(Key::Int(0))));
+        assert_eq!(id(&b), KeyField::Valid(RequestId(Key::Str("0".into()))));
+        assert_ne!(id(&a), id(&b));
+        assert!(a.problems.is_empty());
+    }
+
+    #[test]
+    fn null_id_is_kept_apart_from_missing_id() {
+        let m =
+            parse(r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}"#);
+        assert!(matches!(
+            m.body,
+            Body::Response {
+                id: Some(KeyField::Invalid(JsonKind::Null)),
+                ..
+            }
+        ));
+        let m = parse(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+        assert!(matches!(m.body, Body::Notification { .. }));
+    }
+
+    #[test]
+    fn progress_fields_and_meta_token_are_read() {
+        let m = parse(
+            r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":0.5,"total":"x","message":3}}"#,
+        );
+        let p = m.params().unwrap();
+        assert_eq!(
+            p.progress_token,
+            Some(KeyField::Valid(ProgressToken(Key::Str("t".into()))))
+        );
+        assert_eq!(p.progress, NumberField::Number(0.5));
+        assert_eq!(p.total, NumberField::Invalid(JsonKind::String));
+        assert_eq!(p.message_invalid, Some(JsonKind::Integer));
+        let m = parse(
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":{"a":[1,{"b":2}]},"_meta":{"progressToken":1.5}}}"#,
+        );
+        assert_eq!(
+            m.params().unwrap().meta_progress_token,
+            Some(KeyField::Invalid(JsonKind::Float))
+        );
+    }
+
+    #[test]
+    fn shape_problems_are_collected() {
+        let m = parse(r#"{"jsonrpc":"1.0","id":1,"result":5,"error":{"code":"x"}}"#);
+        assert_eq!(
+            m.problems,
+            vec![
+                ShapeProblem::JsonRpcWrong("\"1.0\"".into()),
+                ShapeProblem::ResultAndError,
+                ShapeProblem::ResultNotObject(JsonKind::Integer),
+            ]
+        );
+        let m = parse(r#"{"jsonrpc":"2.0","id":1,"error":{"code":1.5}}"#);
+        assert_eq!(
+            m.problems,
+            vec![
+                ShapeProblem::ErrorCodeNotInteger(JsonKind::Float),
+                ShapeProblem::ErrorMessageMissing
+            ]
+        );
+    }
+
+    #[test]
+    fn big_integers_keep_their_text() {
+        let m = parse(r#"{"jsonrpc":"2.0","id":123456789012345678901234567890,"method":"ping"}"#);
+        assert!(matches!(
+            m.body,
+            Body::Request {
+                id: KeyField::Valid(RequestId(Key::BigInt(_))),
+                ..
+            }
+        ));
+    }
+}

@@ -1,0 +1,112 @@
+//! RFC 3339 timestamps of the canonical envelope (`"ts"`), parsed with nom.
+
+use nom::bytes::complete::{tag, take_while_m_n};
+use nom::character::complete::{digit1, one_of};
+use nom::combinator::{all_consuming, map_res, opt};
+use nom::sequence::preceded;
+use nom::{IResult, Parser};
+
+fn digits(n: usize) -> impl FnMut(&str) -> IResult<&str, u32> {
+    move |input| {
+        map_res(
+            take_while_m_n(n, n, |c: char| c.is_ascii_digit()),
+            str::parse::<u32>,
+        )
+        .parse(input)
+    }
+}
+
+/// Milliseconds since the Unix epoch of an RFC 3339 date-time such as
+/// `2026-11-30T07:00:00.123Z` or `2026-11-30T08:00:00+01:00`.
+pub fn parse_rfc3339_ms(text: &str) -> Option<f64> {
+    let mut parser = all_consuming((
+        digits(4),
+        preceded(tag("-"), digits(2)),
+        preceded(tag("-"), digits(2)),
+        preceded(one_of("Tt "), digits(2)),
+        preceded(tag(":"), digits(2)),
+        preceded(tag(":"), digits(2)),
+        opt(preceded(tag("."), digit1)),
+        zone,
+    ));
+    let (_, (year, month, day, hour, minute, second, fraction, offset_minutes)) =
+        parser.parse(text).ok()?;
+    if !(1..=12).contains(&month)
+        || day == 0
+        || day > days_in_month(year, month)
+        || hour > 23
+        || minute > 59
+        || second > 60
+    {
+        return None;
+    }
+    let fraction_ms = fraction
+        .map(|digits: &str| format!("0.{digits}").parse::<f64>().unwrap_or(0.0) * 1000.0)
+        .unwrap_or(0.0);
+    let days = days_from_civil(year as i64, month, day);
+    let seconds =
+        days * 86_400 + i64::from(hour) * 3600 + i64::from(minute) * 60 + i64::from(second)
+            - offset_minutes * 60;
+    Some(seconds as f64 * 1000.0 + fraction_ms)
+}
+
+fn zone(input: &str) -> IResult<&str, i64> {
+    if let Ok((rest, _)) = one_of::<_, _, nom::error::Error<&str>>("Zz").parse(input) {
+        return Ok((rest, 0));
+    }
+    let (rest, (sign, hours, minutes)) =
+        (one_of("+-"), digits(2), preceded(tag(":"), digits(2))).parse(input)?;
+    let total = i64::from(hours) * 60 + i64::from(minutes);
+    Ok((rest, if sign == '-' { -total } else { total }))
+}
+
+fn days_in_month(year: u32, month: u32) -> u32 {
+    match month {
+        2 if year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}
+
+/// Days since 1970-01-01 (Howard Hinnant's civil-from-days, inverted).
+fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
+    let year = if month <= 2 { year - 1 } else { year };
+    let era = year.div_euclid(400);
+    let year_of_era = year - era * 400;
+    let month = i64::from(month);
+    let day_of_year =
+        (153 * (if month > 2 { month - 3 } else { month + 9 }) + 2) / 5 + i64::from(day) - 1;
+    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+    era * 146_097 + day_of_era - 719_468
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_utc_and_offsets() {
+        assert_eq!(parse_rfc3339_ms("1970-01-01T00:00:00Z"), Some(0.0));
+        assert_eq!(parse_rfc3339_ms("1970-01-01T00:00:01.5Z"), Some(1500.0));
+        assert_eq!(parse_rfc3339_ms("1970-01-01T01:00:00+01:00"), Some(0.0));
+        assert_eq!(
+            parse_rfc3339_ms("2026-11-30T07:00:00.123Z"),
+            Some(1_796_022_000_123.0)
+        );
+    }
+
+    #[test]
+    fn rejects_what_is_not_rfc3339() {
+        for bad in [
+            "",
+            "2026-11-30",
+            "2026-13-01T00:00:00Z",
+            "2026-02-30T00:00:00Z",
+            "2026-11-30T07:00:00",
+            "yesterday",
+        ] {
+            assert_eq!(parse_rfc3339_ms(bad), None, "{bad}");
+        }
+    }
+}

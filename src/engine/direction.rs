@@ -1,0 +1,141 @@
+//! Who sent a bare JSON-RPC line: from the method direction table of the
+//! schemas, and for messages either side may send, from which side has the
+//! request the message refers to. Never a guess: an undecidable line is
+//! reported as ambiguous.
+
+use crate::event::{Body, KeyField, Message, Side};
+
+use super::session::{Registry, Session};
+
+/// Which side may send a method (union over all protocol versions).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    ClientToServer,
+    ServerToClient,
+    Both,
+}
+
+/// The method direction table (`shared/spec` section 8), all versions merged.
+pub const METHOD_DIRECTIONS: &[(&str, Direction)] = &[
+    ("initialize", Direction::ClientToServer),
+    ("notifications/initialized", Direction::ClientToServer),
+    ("ping", Direction::Both),
+    ("notifications/cancelled", Direction::Both),
+    ("notifications/progress", Direction::Both),
+    ("resources/list", Direction::ClientToServer),
+    ("resources/templates/list", Direction::ClientToServer),
+    ("resources/read", Direction::ClientToServer),
+    ("resources/subscribe", Direction::ClientToServer),
+    ("resources/unsubscribe", Direction::ClientToServer),
+    ("prompts/list", Direction::ClientToServer),
+    ("prompts/get", Direction::ClientToServer),
+    ("tools/list", Direction::ClientToServer),
+    ("tools/call", Direction::ClientToServer),
+    ("completion/complete", Direction::ClientToServer),
+    ("logging/setLevel", Direction::ClientToServer),
+    ("tasks/get", Direction::Both),
+    ("tasks/result", Direction::Both),
+    ("tasks/cancel", Direction::Both),
+    ("tasks/list", Direction::Both),
+    ("server/discover", Direction::ClientToServer),
+    ("subscriptions/listen", Direction::ClientToServer),
+    ("sampling/createMessage", Direction::ServerToClient),
+    ("roots/list", Direction::ServerToClient),
+    ("elicitation/create", Direction::ServerToClient),
+    ("notifications/message", Direction::ServerToClient),
+    (
+        "notifications/resources/list_changed",
+        Direction::ServerToClient,
+    ),
+    ("notifications/resources/updated", Direction::ServerToClient),
+    (
+        "notifications/prompts/list_changed",
+        Direction::ServerToClient,
+    ),
+    (
+        "notifications/tools/list_changed",
+        Direction::ServerToClient,
+    ),
+    (
+        "notifications/roots/list_changed",
+        Direction::ClientToServer,
+    ),
+    ("notifications/tasks/status", Direction::Both),
+    (
+        "notifications/elicitation/complete",
+        Direction::ServerToClient,
+    ),
+    (
+        "notifications/subscriptions/acknowledged",
+        Direction::ServerToClient,
+    ),
+];
+
+pub fn method_direction(method: &str) -> Option<Direction> {
+    METHOD_DIRECTIONS
+        .iter()
+        .find(|(name, _)| *name == method)
+        .map(|(_, direction)| *direction)
+}
+
+/// The one side for which `holds` is true, or an explanation.
+fn only_side(session: &Session, holds: impl Fn(&Registry) -> bool) -> Option<Side> {
+    match (
+        holds(session.side(Side::Client)),
+        holds(session.side(Side::Server)),
+    ) {
+        (true, false) => Some(Side::Client),
+        (false, true) => Some(Side::Server),
+        _ => None,
+    }
+}
+
+/// Infers the sender of a bare message, or says why it cannot.
+pub fn infer_sender(session: &Session, message: &Message) -> Result<Side, String> {
+    match &message.body {
+        Body::Request { method, .. } | Body::Notification { method, .. } => {
+            match method_direction(method) {
+                Some(Direction::ClientToServer) => Ok(Side::Client),
+                Some(Direction::ServerToClient) => Ok(Side::Server),
+                None => Err(format!(
+                    "{method:?} is not in the method direction table, so either side may have sent it"
+                )),
+                Some(Direction::Both) => {
+                    let params = message.params().expect("a method message has params");
+                    if method == "notifications/cancelled" {
+                        if let Some(KeyField::Valid(id)) = &params.request_id {
+                            // The canceller is the side with that request outstanding.
+                            if let Some(side) =
+                                only_side(session, |r| r.request(id).is_some_and(|q| q.is_outstanding()))
+                            {
+                                return Ok(side);
+                            }
+                        }
+                    } else if method == "notifications/progress" {
+                        if let Some(KeyField::Valid(token)) = &params.progress_token {
+                            // Progress comes from the receiver of the request holding the token.
+                            if let Some(side) = only_side(session, |r| r.active_tokens.contains_key(token)) {
+                                return Ok(side.peer());
+                            }
+                        }
+                    }
+                    Err(format!("either side may send {method:?}"))
+                }
+            }
+        }
+        Body::Response { id, .. } => {
+            let Some(KeyField::Valid(id)) = id else {
+                return Err("a response without a usable id matches no request".into());
+            };
+            only_side(session, |r| {
+                r.request(id).is_some_and(|q| q.is_outstanding())
+            })
+            .or_else(|| only_side(session, |r| r.request(id).is_some()))
+            .map(Side::peer)
+            .ok_or_else(|| format!("response id {id} does not match a request of exactly one side"))
+        }
+        Body::Unclassifiable => {
+            Err("the message is neither a request, a notification nor a response".into())
+        }
+    }
+}

@@ -1,0 +1,220 @@
+//! What a message means against the session state before it: which request
+//! it refers to and in what state that request is.
+//!
+//! The classification is made once per message, here; every rule reads it,
+//! and [`Facts::transition`] tells the session what to change. Rules about
+//! the same message therefore never disagree about what it refers to.
+
+use crate::event::{Body, JsonKind, KeyField, Location, Message, ProgressToken, RequestId, Side};
+
+use super::session::{Era, Request, RequestState, Session};
+
+#[derive(Debug)]
+pub enum Facts<'s> {
+    /// Nothing to look up (an unreadable line, a transport event, a plain notification).
+    None,
+    /// The sender of a bare JSON-RPC line could not be inferred.
+    Ambiguous(String),
+    Request(RequestFacts<'s>),
+    Cancel(CancelTarget<'s>),
+    Progress(ProgressTarget<'s>),
+    Response(ResponseTarget<'s>),
+}
+
+#[derive(Debug, Default)]
+pub struct RequestFacts<'s> {
+    /// An earlier request of the same sender with the same id that makes
+    /// this one a reuse (any earlier one; in 2026-07-28 only an unanswered one).
+    pub earlier: Option<&'s Request>,
+    /// Another running request of the same sender that holds this request's token.
+    pub token_holder: Option<&'s Request>,
+}
+
+#[derive(Debug)]
+pub enum CancelTarget<'s> {
+    /// Not a valid cancellation; the text says why.
+    Malformed(String),
+    /// The client's own initialize request.
+    Initialize(&'s Request),
+    /// A running request of the sender: the ordinary case.
+    Running(&'s Request),
+    AlreadyCancelled(&'s Request),
+    AfterResponse(&'s Request),
+    /// No request of the sender has this id, but the peer issued one.
+    WrongDirection(&'s Request),
+    Unknown(RequestId),
+}
+
+#[derive(Debug)]
+pub enum ProgressTarget<'s> {
+    /// No token, or one of the wrong type (other rules report those).
+    Unusable,
+    /// A running request of the peer carries the token: the ordinary case.
+    Active(&'s Request),
+    /// The peer's request that last carried the token was cancelled by it.
+    Cancelled(&'s Request),
+    /// The peer's request that last carried the token was answered.
+    Completed(&'s Request),
+    /// Only a request of the sender itself carries the token.
+    OwnToken(&'s Request),
+    Unknown(ProgressToken),
+}
+
+#[derive(Debug)]
+pub enum ResponseTarget<'s> {
+    /// `"id": null`, or no id at all.
+    NullId,
+    InvalidId(JsonKind),
+    /// A running request of the peer: the ordinary case.
+    Pending(&'s Request),
+    /// A request the peer had cancelled.
+    AfterCancel(&'s Request),
+    /// A request that was already answered.
+    Duplicate(&'s Request),
+    /// A `notifications/*` message the peer sent with an id.
+    ToNotification(Location),
+    /// No request of the peer has this id; `own` is a request of the
+    /// responder itself with that id, if any.
+    Unknown {
+        own: Option<&'s Request>,
+    },
+}
+
+/// The state change a message causes, without borrowing the session.
+#[derive(Debug, PartialEq)]
+pub(crate) enum Transition {
+    None,
+    Cancel(RequestId),
+    Progress(RequestId),
+    Answer(RequestId),
+}
+
+impl Facts<'_> {
+    pub(crate) fn transition(&self) -> Transition {
+        match self {
+            Facts::Cancel(CancelTarget::Running(r)) => Transition::Cancel(r.id.clone()),
+            Facts::Progress(ProgressTarget::Active(r)) => Transition::Progress(r.id.clone()),
+            Facts::Response(ResponseTarget::Pending(r) | ResponseTarget::AfterCancel(r)) => {
+                Transition::Answer(r.id.clone())
+            }
+            _ => Transition::None,
+        }
+    }
+}
+
+pub(crate) fn classify<'s>(session: &'s Session, from: Side, message: &Message) -> Facts<'s> {
+    match &message.body {
+        Body::Request {
+            id: KeyField::Valid(id),
+            method,
+            params,
+        } if !method.starts_with("notifications/") => {
+            let sender = session.side(from);
+            let earlier = sender
+                .request(id)
+                .filter(|r| session.era != Era::Modern || r.is_outstanding());
+            let token_holder = match &params.meta_progress_token {
+                Some(KeyField::Valid(token)) => sender
+                    .active_tokens
+                    .get(token)
+                    .and_then(|holder| sender.request(holder)),
+                _ => None,
+            };
+            Facts::Request(RequestFacts {
+                earlier,
+                token_holder,
+            })
+        }
+        Body::Notification { method, .. } if method == "notifications/cancelled" => {
+            Facts::Cancel(cancel_target(session, from, message))
+        }
+        Body::Notification { method, params } if method == "notifications/progress" => {
+            Facts::Progress(match &params.progress_token {
+                Some(KeyField::Valid(token)) => progress_target(session, from, token),
+                _ => ProgressTarget::Unusable,
+            })
+        }
+        Body::Response { id, .. } => Facts::Response(match id {
+            None | Some(KeyField::Invalid(JsonKind::Null)) => ResponseTarget::NullId,
+            Some(KeyField::Invalid(kind)) => ResponseTarget::InvalidId(*kind),
+            Some(KeyField::Valid(id)) => response_target(session, from, id),
+        }),
+        _ => Facts::None,
+    }
+}
+
+fn cancel_target<'s>(session: &'s Session, from: Side, message: &Message) -> CancelTarget<'s> {
+    let params = message.params().expect("a notification has params");
+    if params.not_object {
+        return CancelTarget::Malformed("its params are not an object".into());
+    }
+    let id = match &params.request_id {
+        None => return CancelTarget::Malformed("it has no requestId".into()),
+        Some(KeyField::Invalid(kind)) => {
+            return CancelTarget::Malformed(format!(
+                "its requestId is {}, not a string or integer",
+                kind.describe()
+            ))
+        }
+        Some(KeyField::Valid(id)) => id,
+    };
+    if let Some(kind) = params.reason_invalid {
+        return CancelTarget::Malformed(format!("its reason is {}, not a string", kind.describe()));
+    }
+    if from == Side::Client {
+        if let Some((init, _)) = &session.lifecycle.initialize {
+            if init == id {
+                if let Some(request) = session.side(from).request(id) {
+                    return CancelTarget::Initialize(request);
+                }
+            }
+        }
+    }
+    match session.side(from).request(id) {
+        Some(request) => match request.state {
+            RequestState::Running => CancelTarget::Running(request),
+            _ if request.cancel.is_some() => CancelTarget::AlreadyCancelled(request),
+            _ => CancelTarget::AfterResponse(request),
+        },
+        None => match session.side(from.peer()).request(id) {
+            Some(request) => CancelTarget::WrongDirection(request),
+            None => CancelTarget::Unknown(id.clone()),
+        },
+    }
+}
+
+fn progress_target<'s>(
+    session: &'s Session,
+    from: Side,
+    token: &ProgressToken,
+) -> ProgressTarget<'s> {
+    if let Some(request) = session.side(from.peer()).token_holder(token) {
+        return match request.state {
+            RequestState::Running => ProgressTarget::Active(request),
+            RequestState::CancelRequested => ProgressTarget::Cancelled(request),
+            RequestState::Completed => ProgressTarget::Completed(request),
+        };
+    }
+    let own = session.side(from);
+    match own.active_tokens.get(token).and_then(|id| own.request(id)) {
+        Some(request) => ProgressTarget::OwnToken(request),
+        None => ProgressTarget::Unknown(token.clone()),
+    }
+}
+
+fn response_target<'s>(session: &'s Session, from: Side, id: &RequestId) -> ResponseTarget<'s> {
+    let requester = session.side(from.peer());
+    match requester.request(id) {
+        Some(request) => match request.state {
+            RequestState::Running => ResponseTarget::Pending(request),
+            RequestState::CancelRequested => ResponseTarget::AfterCancel(request),
+            RequestState::Completed => ResponseTarget::Duplicate(request),
+        },
+        None => match requester.id_notifications.get(id) {
+            Some(location) => ResponseTarget::ToNotification(*location),
+            None => ResponseTarget::Unknown {
+                own: session.side(from).request(id),
+            },
+        },
+    }
+}

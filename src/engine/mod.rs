@@ -1,0 +1,223 @@
+//! The engine: events in trace order -> per-session state machines -> rules.
+//!
+//! It is a streaming API: [`Engine::feed`] one event at a time, in the order
+//! of the trace, and collect diagnostics with [`Engine::take_diagnostics`]
+//! as they are found, or all at once from [`Engine::finish`]. A proxy or a
+//! recorder can lint live this way; the CLI uses the same calls.
+
+pub mod direction;
+pub mod facts;
+pub mod session;
+
+use std::collections::{HashMap, HashSet};
+
+use crate::diagnostic::Diagnostic;
+use crate::event::{Body, Event, KeyField, Location, Payload, RequestId};
+use crate::rules::{Ctx, Rule};
+
+pub use facts::{CancelTarget, Facts, ProgressTarget, RequestFacts, ResponseTarget};
+pub use session::{Era, Registry, Request, RequestState, Session};
+
+/// Counts for the summary line.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Stats {
+    pub events: u64,
+    pub sessions: u64,
+}
+
+/// The sessions of one input.
+#[derive(Default)]
+struct SourceSessions {
+    default: Option<usize>,
+    named: HashMap<Box<str>, usize>,
+    /// The last line of this input that could not be read at all: it may
+    /// justify an error response with a null id from either side.
+    last_unreadable: Option<Location>,
+}
+
+#[derive(Default)]
+struct SessionSlot {
+    session: Option<Session>,
+    /// Ids of bare requests whose sender could not be inferred; their
+    /// responses are part of the same reported ambiguity.
+    ambiguous_ids: HashSet<RequestId>,
+}
+
+pub struct Engine {
+    rules: Vec<&'static dyn Rule>,
+    sources: HashMap<u32, SourceSessions>,
+    slots: Vec<SessionSlot>,
+    diagnostics: Vec<Diagnostic>,
+    stats: Stats,
+}
+
+impl Engine {
+    /// An engine running the given rules.
+    pub fn new(rules: Vec<&'static dyn Rule>) -> Self {
+        Engine {
+            rules,
+            sources: HashMap::new(),
+            slots: Vec::new(),
+            diagnostics: Vec::new(),
+            stats: Stats::default(),
+        }
+    }
+
+    /// An engine running every rule.
+    pub fn with_all_rules() -> Self {
+        Engine::new(crate::rules::ALL.to_vec())
+    }
+
+    fn slot_index(&mut self, source: u32, name: Option<&str>) -> usize {
+        let sessions = self.sources.entry(source).or_default();
+        let existing = match name {
+            None => sessions.default,
+            Some(name) => sessions.named.get(name).copied(),
+        };
+        if let Some(index) = existing {
+            return index;
+        }
+        let index = self.slots.len();
+        self.slots.push(SessionSlot {
+            session: Some(Session::new(source, name.map(Into::into))),
+            ambiguous_ids: HashSet::new(),
+        });
+        match name {
+            None => sessions.default = Some(index),
+            Some(name) => {
+                sessions.named.insert(name.into(), index);
+            }
+        }
+        self.stats.sessions += 1;
+        index
+    }
+
+    /// Feeds the next event of the trace.
+    pub fn feed(&mut self, event: &Event) {
+        self.stats.events += 1;
+        let source = event.location.source;
+        let index = self.slot_index(source, event.session.as_deref());
+        let source_unreadable = self.sources[&source].last_unreadable;
+        let slot = &mut self.slots[index];
+        let Some(session) = slot.session.as_mut() else {
+            return;
+        };
+        let mut ctx = Ctx {
+            event,
+            message: None,
+            from: event.from,
+            session,
+            facts: Facts::None,
+            source_unreadable,
+        };
+        match &event.payload {
+            Payload::Unreadable(_) => {
+                run_rules(&self.rules, &ctx, &mut self.diagnostics);
+                if let Some(sessions) = self.sources.get_mut(&source) {
+                    sessions.last_unreadable = Some(event.location);
+                }
+            }
+            Payload::Transport(_) => {
+                run_rules(&self.rules, &ctx, &mut self.diagnostics);
+                if let Some(from) = event.from {
+                    session.note_closed(from, event.location);
+                }
+            }
+            Payload::Message(message) => {
+                ctx.message = Some(message);
+                if matches!(message.body, Body::Unclassifiable) {
+                    ctx.from = None;
+                    run_rules(&self.rules, &ctx, &mut self.diagnostics);
+                    return;
+                }
+                let from = match event.from {
+                    Some(from) => from,
+                    None => match direction::infer_sender(session, message) {
+                        Ok(from) => from,
+                        Err(reason) => {
+                            let announced = match &message.body {
+                                Body::Request {
+                                    id: KeyField::Valid(id),
+                                    ..
+                                } => {
+                                    slot.ambiguous_ids.insert(id.clone());
+                                    false
+                                }
+                                Body::Response {
+                                    id: Some(KeyField::Valid(id)),
+                                    ..
+                                } => slot.ambiguous_ids.remove(id),
+                                _ => false,
+                            };
+                            if !announced {
+                                ctx.facts = Facts::Ambiguous(reason);
+                                run_rules(&self.rules, &ctx, &mut self.diagnostics);
+                            }
+                            return;
+                        }
+                    },
+                };
+                ctx.from = Some(from);
+                ctx.facts = facts::classify(session, from, message);
+                run_rules(&self.rules, &ctx, &mut self.diagnostics);
+                let transition = ctx.facts.transition();
+                session.apply(
+                    from,
+                    message,
+                    event.location,
+                    event.stream.as_deref(),
+                    &transition,
+                );
+            }
+        }
+    }
+
+    /// Ends every session of one input: end-of-session rules run, and the
+    /// sessions' state is freed.
+    pub fn end_source(&mut self, source: u32) {
+        let Some(sessions) = self.sources.remove(&source) else {
+            return;
+        };
+        let mut indices: Vec<usize> = sessions
+            .default
+            .into_iter()
+            .chain(sessions.named.into_values())
+            .collect();
+        indices.sort_unstable();
+        for index in indices {
+            if let Some(session) = self.slots[index].session.take() {
+                for rule in &self.rules {
+                    rule.session_end(&session, &mut self.diagnostics);
+                }
+            }
+            self.slots[index].ambiguous_ids.clear();
+        }
+    }
+
+    /// Diagnostics found so far, in the order they were found.
+    pub fn take_diagnostics(&mut self) -> Vec<Diagnostic> {
+        std::mem::take(&mut self.diagnostics)
+    }
+
+    pub fn stats(&self) -> Stats {
+        self.stats
+    }
+
+    /// Ends all sessions and returns the sorted diagnostics.
+    pub fn finish(mut self) -> (Vec<Diagnostic>, Stats) {
+        let mut sources: Vec<u32> = self.sources.keys().copied().collect();
+        sources.sort_unstable();
+        for source in sources {
+            self.end_source(source);
+        }
+        let mut diagnostics = self.diagnostics;
+        Diagnostic::sort(&mut diagnostics);
+        (diagnostics, self.stats)
+    }
+}
+
+fn run_rules(rules: &[&'static dyn Rule], ctx: &Ctx, out: &mut Vec<Diagnostic>) {
+    for rule in rules {
+        rule.check(ctx, out);
+    }
+}

@@ -1,0 +1,302 @@
+//! The state of one session: its lifecycle, and per direction the registry of
+//! requests, progress tokens and cancellations.
+//!
+//! Only [`Session::apply`] changes it, after the rules have looked at an event
+//! against the state before it.
+
+use std::collections::HashMap;
+
+use crate::event::{
+    Body, KeyField, Location, Message, Method, Outcome, ProgressToken, RequestId, Side,
+};
+
+use super::facts::Transition;
+
+/// Which generation of the protocol a session speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Era {
+    /// Not known yet (no initialize, no 2026-07-28 request seen).
+    Unknown,
+    /// 2024-11-05 to 2025-11-25: sessions open with `initialize`.
+    Legacy,
+    /// 2026-07-28: stateless, no `initialize`, version in each request's `_meta`.
+    Modern,
+}
+
+/// Where a request is in its life, as the trace shows it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RequestState {
+    Running,
+    /// The requester cancelled it; for the requester it is over, and its
+    /// token is free again. The receiver may still answer (a race).
+    CancelRequested,
+    /// The receiver answered it (possibly after a cancellation).
+    Completed,
+}
+
+#[derive(Debug, Clone)]
+pub struct Request {
+    pub id: RequestId,
+    pub method: Method,
+    pub location: Location,
+    /// Position of the request in the session's message order.
+    pub seq: u64,
+    pub token: Option<ProgressToken>,
+    pub state: RequestState,
+    /// The cancellation: where, and its position in the message order.
+    pub cancel: Option<(Location, u64)>,
+    pub response: Option<Location>,
+    /// The last progress value the receiver sent for this request.
+    pub last_progress: Option<(f64, Location)>,
+    pub stream: Option<Box<str>>,
+}
+
+impl Request {
+    pub fn is_outstanding(&self) -> bool {
+        self.state != RequestState::Completed
+    }
+}
+
+/// What one side has sent: its requests and tokens, and how far it has
+/// provably read the other side's messages.
+#[derive(Debug, Default)]
+pub struct Registry {
+    /// Every request this side issued in the session, by id.
+    pub requests: HashMap<RequestId, Request>,
+    /// Tokens of this side's running requests.
+    pub active_tokens: HashMap<ProgressToken, RequestId>,
+    /// For a token no longer active: the last request that carried it.
+    pub released_tokens: HashMap<ProgressToken, RequestId>,
+    /// `notifications/*` messages this side sent with an id, by that id.
+    pub id_notifications: HashMap<RequestId, Location>,
+    /// The highest position of a message of the other side that this side
+    /// has answered (or sent progress for): proof it had read that far.
+    pub read_upto: u64,
+    /// Where this side closed its end, if it did.
+    pub closed: Option<Location>,
+    /// Where this side last sent something whose id could not be read.
+    pub last_unreadable: Option<Location>,
+}
+
+impl Registry {
+    pub fn request(&self, id: &RequestId) -> Option<&Request> {
+        self.requests.get(id)
+    }
+
+    /// The request that holds `token` now, or held it last.
+    pub fn token_holder(&self, token: &ProgressToken) -> Option<&Request> {
+        self.active_tokens
+            .get(token)
+            .or_else(|| self.released_tokens.get(token))
+            .and_then(|id| self.requests.get(id))
+    }
+
+    fn release_token(&mut self, id: &RequestId) {
+        let Some(token) = self.requests.get(id).and_then(|r| r.token.clone()) else {
+            return;
+        };
+        // Only the request that holds the token may release it: a token
+        // reused by a later request stays with that request.
+        if self.active_tokens.get(&token) == Some(id) {
+            self.active_tokens.remove(&token);
+            self.released_tokens.insert(token, id.clone());
+        }
+    }
+}
+
+#[derive(Debug, Default)]
+pub struct Lifecycle {
+    /// The client's initialize request.
+    pub initialize: Option<(RequestId, Location)>,
+    /// The server's answer to it, and whether it succeeded.
+    pub initialize_response: Option<(Location, bool)>,
+    /// The client's `notifications/initialized`.
+    pub initialized: Option<Location>,
+}
+
+#[derive(Debug)]
+pub struct Session {
+    pub source: u32,
+    pub name: Option<Box<str>>,
+    pub era: Era,
+    /// Whether the trace holds the start of the session (it opens with
+    /// `initialize` or `server/discover`). When it does not, ids and tokens
+    /// issued before the excerpt are unknown, not absent.
+    pub complete: bool,
+    pub lifecycle: Lifecycle,
+    /// The protocol version of the initialize result (or of the last
+    /// 2026-07-28 request).
+    pub version: Option<Box<str>>,
+    /// Messages seen so far; a message's position in the session's order.
+    pub messages: u64,
+    sides: [Registry; 2],
+}
+
+impl Session {
+    pub fn new(source: u32, name: Option<Box<str>>) -> Self {
+        Session {
+            source,
+            name,
+            era: Era::Unknown,
+            complete: false,
+            lifecycle: Lifecycle::default(),
+            version: None,
+            messages: 0,
+            sides: Default::default(),
+        }
+    }
+
+    /// What `side` issued and has read.
+    pub fn side(&self, side: Side) -> &Registry {
+        &self.sides[side.index()]
+    }
+
+    fn side_mut(&mut self, side: Side) -> &mut Registry {
+        &mut self.sides[side.index()]
+    }
+
+    /// Whether the trace proves that `receiver` had read the cancellation
+    /// (at position `cancel_seq`) before its current message: it had already
+    /// answered a message its peer sent after the cancellation.
+    pub fn cancel_reached(&self, receiver: Side, cancel_seq: u64) -> bool {
+        self.side(receiver).read_upto > cancel_seq
+    }
+
+    /// Whether rules about the handshake apply to this session.
+    pub fn has_handshake(&self) -> bool {
+        self.era == Era::Legacy && self.complete
+    }
+
+    pub(crate) fn note_closed(&mut self, from: Side, location: Location) {
+        self.side_mut(from).closed = Some(location);
+    }
+
+    /// Applies a message after the rules have seen it.
+    pub(crate) fn apply(
+        &mut self,
+        from: Side,
+        message: &Message,
+        location: Location,
+        stream: Option<&str>,
+        transition: &Transition,
+    ) {
+        let seq = self.messages;
+        self.messages += 1;
+        if seq == 0 {
+            self.complete = matches!(message.method(), Some("initialize" | "server/discover"))
+                && matches!(message.body, Body::Request { .. });
+        }
+        match &message.body {
+            Body::Request { id, method, params } => {
+                if let Some(version) = &params.meta_protocol_version {
+                    if self.era == Era::Unknown {
+                        self.era = Era::Modern;
+                    }
+                    self.version = Some(version.clone());
+                }
+                if method == "server/discover" && self.era == Era::Unknown {
+                    self.era = Era::Modern;
+                }
+                let KeyField::Valid(id) = id else {
+                    self.side_mut(from).last_unreadable = Some(location);
+                    return;
+                };
+                if method.starts_with("notifications/") {
+                    self.side_mut(from)
+                        .id_notifications
+                        .insert(id.clone(), location);
+                    return;
+                }
+                if method == "initialize" && from == Side::Client {
+                    if self.era == Era::Unknown {
+                        self.era = Era::Legacy;
+                    }
+                    if self.lifecycle.initialize.is_none() {
+                        self.lifecycle.initialize = Some((id.clone(), location));
+                    }
+                }
+                let token = match &params.meta_progress_token {
+                    Some(KeyField::Valid(token)) => Some(token.clone()),
+                    _ => None,
+                };
+                let registry = self.side_mut(from);
+                if let Some(token) = &token {
+                    registry.active_tokens.insert(token.clone(), id.clone());
+                    registry.released_tokens.remove(token);
+                }
+                registry.requests.insert(
+                    id.clone(),
+                    Request {
+                        id: id.clone(),
+                        method: method.clone(),
+                        location,
+                        seq,
+                        token,
+                        state: RequestState::Running,
+                        cancel: None,
+                        response: None,
+                        last_progress: None,
+                        stream: stream.map(Into::into),
+                    },
+                );
+            }
+            Body::Notification { method, params } => match transition {
+                Transition::Cancel(id) => {
+                    let registry = self.side_mut(from);
+                    registry.release_token(id);
+                    if let Some(request) = registry.requests.get_mut(id) {
+                        request.state = RequestState::CancelRequested;
+                        request.cancel = Some((location, seq));
+                    }
+                }
+                Transition::Progress(id) => {
+                    let Some(request) = self.sides[from.peer().index()].requests.get_mut(id) else {
+                        return;
+                    };
+                    let request_seq = request.seq;
+                    if let crate::event::NumberField::Number(value) = params.progress {
+                        request.last_progress = Some((value, location));
+                    }
+                    let reader = self.side_mut(from);
+                    reader.read_upto = reader.read_upto.max(request_seq);
+                }
+                _ if method == "notifications/initialized" && from == Side::Client => {
+                    self.lifecycle.initialized.get_or_insert(location);
+                }
+                _ => {}
+            },
+            Body::Response { outcome, .. } => {
+                let Transition::Answer(id) = transition else {
+                    return;
+                };
+                let is_initialize = from == Side::Server
+                    && self
+                        .lifecycle
+                        .initialize
+                        .as_ref()
+                        .is_some_and(|(init, _)| init == id);
+                let requester = self.side_mut(from.peer());
+                requester.release_token(id);
+                let Some(request) = requester.requests.get_mut(id) else {
+                    return;
+                };
+                request.state = RequestState::Completed;
+                request.response = Some(location);
+                let request_seq = request.seq;
+                let reader = self.side_mut(from);
+                reader.read_upto = reader.read_upto.max(request_seq);
+                if is_initialize && self.lifecycle.initialize_response.is_none() {
+                    let ok = matches!(outcome, Outcome::Result { .. });
+                    self.lifecycle.initialize_response = Some((location, ok));
+                    if let Outcome::Result {
+                        protocol_version: Some(version),
+                    } = outcome
+                    {
+                        self.version = Some(version.clone());
+                    }
+                }
+            }
+            Body::Unclassifiable => {}
+        }
+    }
+}

@@ -1,0 +1,335 @@
+//! The lean events the decoders produce and the engine consumes.
+//!
+//! An event keeps only what the rules need (ids, method, progress token, the
+//! shape problems of the message) plus its location, so the engine never
+//! touches the raw JSON again. Text for reports is read back from the source.
+
+use std::borrow::Cow;
+use std::fmt;
+
+/// Which peer sent a message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Side {
+    Client,
+    Server,
+}
+
+impl Side {
+    pub fn peer(self) -> Side {
+        match self {
+            Side::Client => Side::Server,
+            Side::Server => Side::Client,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Side::Client => "client",
+            Side::Server => "server",
+        }
+    }
+
+    pub(crate) fn index(self) -> usize {
+        self as usize
+    }
+}
+
+impl fmt::Display for Side {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A JSON-RPC id or progress token value: a string or an integer.
+///
+/// `0`, `"0"` and `"00"` are three different keys; integers too large for
+/// `i64` keep their decimal text so they stay distinct and exact.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Key {
+    Int(i64),
+    BigInt(Box<str>),
+    Str(Box<str>),
+}
+
+impl fmt::Display for Key {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Key::Int(n) => write!(f, "{n}"),
+            Key::BigInt(text) => f.write_str(text),
+            // Debug-quoting escapes control characters, so an id from the
+            // trace can never reach a terminal raw.
+            Key::Str(s) => write!(f, "{s:?}"),
+        }
+    }
+}
+
+impl Key {
+    /// The key as a JSON value, for machine-readable output.
+    pub fn to_json(&self) -> serde_json::Value {
+        match self {
+            Key::Int(n) => serde_json::Value::from(*n),
+            Key::BigInt(text) => serde_json::from_str(text).unwrap_or(serde_json::Value::Null),
+            Key::Str(s) => serde_json::Value::from(&**s),
+        }
+    }
+}
+
+/// A request id: its own namespace, never mixed with progress tokens.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct RequestId(pub Key);
+
+/// A progress token: its own namespace, never mixed with request ids.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ProgressToken(pub Key);
+
+impl fmt::Display for RequestId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl fmt::Display for ProgressToken {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+/// The JSON type of a value, named in messages about values of the wrong type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JsonKind {
+    Null,
+    Bool,
+    Integer,
+    Float,
+    String,
+    Array,
+    Object,
+}
+
+impl JsonKind {
+    pub fn describe(self) -> &'static str {
+        match self {
+            JsonKind::Null => "null",
+            JsonKind::Bool => "a boolean",
+            JsonKind::Integer => "an integer",
+            JsonKind::Float => "a fractional number",
+            JsonKind::String => "a string",
+            JsonKind::Array => "an array",
+            JsonKind::Object => "an object",
+        }
+    }
+}
+
+/// A field that must hold an id or token: either a valid key or the wrong kind of value.
+#[derive(Debug, Clone, PartialEq)]
+pub enum KeyField<K> {
+    Valid(K),
+    Invalid(JsonKind),
+}
+
+/// A number field of a notification (progress, total).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum NumberField {
+    Absent,
+    Number(f64),
+    Invalid(JsonKind),
+}
+
+/// What is wrong with a message at the JSON-RPC level (rule `invalid-jsonrpc`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum ShapeProblem {
+    JsonRpcMissing,
+    JsonRpcWrong(String),
+    ResultAndError,
+    NoMethodNoResult,
+    MethodNotString(JsonKind),
+    ParamsNotStructured(JsonKind),
+    ResultNotObject(JsonKind),
+    ErrorNotObject(JsonKind),
+    ErrorCodeMissing,
+    ErrorCodeNotInteger(JsonKind),
+    ErrorMessageMissing,
+    ErrorMessageNotString(JsonKind),
+    NotAnObject(JsonKind),
+    EmptyBatch,
+}
+
+impl fmt::Display for ShapeProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ShapeProblem::JsonRpcMissing => f.write_str("the \"jsonrpc\" member is missing"),
+            ShapeProblem::JsonRpcWrong(v) => write!(f, "\"jsonrpc\" is {v}, not \"2.0\""),
+            ShapeProblem::ResultAndError => {
+                f.write_str("a response has both \"result\" and \"error\"")
+            }
+            ShapeProblem::NoMethodNoResult => {
+                f.write_str("the message has neither \"method\" nor \"result\"/\"error\"")
+            }
+            ShapeProblem::MethodNotString(k) => {
+                write!(f, "\"method\" is {}, not a string", k.describe())
+            }
+            ShapeProblem::ParamsNotStructured(k) => {
+                write!(f, "\"params\" is {}, not an object or array", k.describe())
+            }
+            ShapeProblem::ResultNotObject(k) => {
+                write!(f, "\"result\" is {}, not an object", k.describe())
+            }
+            ShapeProblem::ErrorNotObject(k) => {
+                write!(f, "\"error\" is {}, not an object", k.describe())
+            }
+            ShapeProblem::ErrorCodeMissing => f.write_str("the error object has no \"code\""),
+            ShapeProblem::ErrorCodeNotInteger(k) => {
+                write!(f, "error \"code\" is {}, not an integer", k.describe())
+            }
+            ShapeProblem::ErrorMessageMissing => f.write_str("the error object has no \"message\""),
+            ShapeProblem::ErrorMessageNotString(k) => {
+                write!(f, "error \"message\" is {}, not a string", k.describe())
+            }
+            ShapeProblem::NotAnObject(k) => {
+                write!(f, "the message is {}, not an object", k.describe())
+            }
+            ShapeProblem::EmptyBatch => f.write_str("the batch is empty"),
+        }
+    }
+}
+
+/// The parameters the rules look at. Everything else in `params` is skipped
+/// by the decoder without being kept.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Params {
+    /// `params._meta.progressToken` of a request.
+    pub meta_progress_token: Option<KeyField<ProgressToken>>,
+    /// `params._meta["io.modelcontextprotocol/protocolVersion"]`: marks a 2026-07-28 request.
+    pub meta_protocol_version: Option<Box<str>>,
+    /// `params.requestId` of `notifications/cancelled`.
+    pub request_id: Option<KeyField<RequestId>>,
+    /// `params.reason` of `notifications/cancelled`, when it is not a string.
+    pub reason_invalid: Option<JsonKind>,
+    /// `params.progressToken` of `notifications/progress`.
+    pub progress_token: Option<KeyField<ProgressToken>>,
+    pub progress: NumberField,
+    pub total: NumberField,
+    /// `params.message` of `notifications/progress`, when it is not a string.
+    pub message_invalid: Option<JsonKind>,
+    /// `params` was present but not an object.
+    pub not_object: bool,
+}
+
+impl Default for NumberField {
+    fn default() -> Self {
+        NumberField::Absent
+    }
+}
+
+/// A JSON-RPC message reduced to what the rules need.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Body {
+    /// A message with a method and an `id` member (a request, or a
+    /// notification method sent with an id by mistake).
+    Request {
+        id: KeyField<RequestId>,
+        method: Method,
+        params: Params,
+    },
+    Notification {
+        method: Method,
+        params: Params,
+    },
+    Response {
+        /// `Valid`, or `Invalid(Null)` for `"id": null`, or another wrong kind;
+        /// `None` when the member is missing.
+        id: Option<KeyField<RequestId>>,
+        outcome: Outcome,
+    },
+    /// Neither method nor result/error: only `invalid-jsonrpc` applies.
+    Unclassifiable,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome {
+    Result {
+        /// `result.protocolVersion`, read only where it can be an initialize result.
+        protocol_version: Option<Box<str>>,
+    },
+    Error {
+        code: Option<i64>,
+    },
+}
+
+/// A method name; known names are static, unknown ones are kept as written.
+pub type Method = Cow<'static, str>;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Message {
+    pub body: Body,
+    pub problems: Vec<ShapeProblem>,
+    /// Index inside a batch (`None` for a message that is the whole line).
+    pub batch_index: Option<u32>,
+}
+
+impl Message {
+    pub fn method(&self) -> Option<&str> {
+        match &self.body {
+            Body::Request { method, .. } | Body::Notification { method, .. } => Some(method),
+            _ => None,
+        }
+    }
+
+    pub fn params(&self) -> Option<&Params> {
+        match &self.body {
+            Body::Request { params, .. } | Body::Notification { params, .. } => Some(params),
+            _ => None,
+        }
+    }
+}
+
+/// Something that happened to the transport rather than a message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Transport {
+    /// The sender closed its end (stdin closed, process exited, connection dropped).
+    Closed,
+}
+
+/// A line the decoder could not turn into a message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Unreadable {
+    /// Not JSON (or not UTF-8): rule `invalid-json`.
+    Json(String),
+    /// JSON, but not a valid envelope: rule `invalid-envelope`.
+    Envelope(String),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Payload {
+    Message(Message),
+    Transport(Transport),
+    Unreadable(Unreadable),
+}
+
+/// Where an event came from in its input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Location {
+    /// Index of the input in the run.
+    pub source: u32,
+    /// 1-based line number.
+    pub line: u64,
+    /// Byte offset of the line start.
+    pub offset: u64,
+    /// Length of the line in bytes, without its line terminator.
+    pub len: u32,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Event {
+    pub location: Location,
+    /// The session named by the envelope; `None` is the file's default session.
+    pub session: Option<Box<str>>,
+    /// Who sent it; `None` when the format does not say (bare JSON-RPC lines)
+    /// and the engine has to infer it.
+    pub from: Option<Side>,
+    /// The channel (an HTTP stream) the event travelled on, if the recorder says.
+    pub stream: Option<Box<str>>,
+    /// Milliseconds since the epoch, when the recorder gave a time.
+    pub time_ms: Option<f64>,
+    pub payload: Payload,
+}

@@ -1,0 +1,40 @@
+//! mcp-lint: an offline trace analyzer and linter for Model Context Protocol sessions.
+//!
+//! The data flows one way, one module per stage:
+//!
+//! ```text
+//! input (files, mmap, stdin) -> decode (parallel, lean events) -> engine
+//! (per-session state machines) -> rules -> diagnostic -> report
+//! ```
+//!
+//! [`lint`] wires the stages for whole inputs; [`engine::Engine`] alone is a
+//! streaming API for programs that see messages live (feed events, collect
+//! diagnostics).
+
+pub mod cli;
+pub mod decode;
+pub mod diagnostic;
+pub mod engine;
+pub mod event;
+pub mod input;
+pub mod lint;
+pub mod report;
+pub mod rules;
+pub mod sanitize;
+
+/// Lints one trace held in memory with every rule and returns its
+/// diagnostics, sorted. The input is numbered 0 in the diagnostics.
+pub fn lint_str(trace: &str) -> Vec<diagnostic::Diagnostic> {
+    lint_with(trace, None, engine::Engine::with_all_rules())
+}
+
+/// Lints one trace with a given engine and input format (`None` detects it).
+pub fn lint_with(
+    trace: &str,
+    format: Option<decode::Format>,
+    engine: engine::Engine,
+) -> Vec<diagnostic::Diagnostic> {
+    let mut linter = lint::Linter::new(engine, format);
+    linter.lint_bytes(0, trace.as_bytes());
+    linter.engine.finish().0
+}

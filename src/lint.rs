@@ -1,0 +1,134 @@
+//! The pipeline for one input: bytes -> chunks decoded in parallel -> events
+//! in trace order -> engine. Decoding the next batch of chunks overlaps with
+//! the engine consuming the previous one.
+
+use rayon::prelude::*;
+
+use crate::decode::{decode_chunk, detect, DecodedChunk, Format};
+use crate::engine::Engine;
+
+/// Bytes per chunk handed to one decoding task.
+const CHUNK_BYTES: usize = 512 * 1024;
+
+/// A linter over any number of inputs, numbered by the caller.
+pub struct Linter {
+    pub engine: Engine,
+    /// The format to read; `None` detects it per input.
+    pub format: Option<Format>,
+}
+
+/// One input's progress through the pipeline: its number, format, and the
+/// number of lines already handed to the engine.
+struct Cursor {
+    source: u32,
+    format: Format,
+    lines_before: u64,
+}
+
+impl Linter {
+    pub fn new(engine: Engine, format: Option<Format>) -> Self {
+        Linter { engine, format }
+    }
+
+    /// Lints a whole input held in memory (or memory-mapped).
+    pub fn lint_bytes(&mut self, source: u32, bytes: &[u8]) -> Format {
+        let format = self.format.unwrap_or_else(|| detect(bytes));
+        let mut cursor = Cursor {
+            source,
+            format,
+            lines_before: 0,
+        };
+        self.lint_region(&mut cursor, 0, bytes);
+        self.engine.end_source(source);
+        format
+    }
+
+    /// Lints a stream, region by region, so memory does not grow with it.
+    /// Every byte read is also written to `spool`, for quoting lines later.
+    pub fn lint_reader(
+        &mut self,
+        source: u32,
+        reader: impl std::io::Read,
+        spool: Option<&mut dyn std::io::Write>,
+    ) -> std::io::Result<Format> {
+        let mut cursor: Option<Cursor> = None;
+        let result = crate::input::read_regions(reader, 8 * 1024 * 1024, spool, |offset, bytes| {
+            let cursor = cursor.get_or_insert_with(|| Cursor {
+                source,
+                format: self.format.unwrap_or_else(|| detect(bytes)),
+                lines_before: 0,
+            });
+            self.lint_region(cursor, offset, bytes);
+        });
+        self.engine.end_source(source);
+        result.map(|()| cursor.map_or(self.format.unwrap_or(Format::Canonical), |c| c.format))
+    }
+
+    /// Decodes `bytes` (whole lines starting at `offset`) in parallel and
+    /// feeds the events to the engine in order.
+    fn lint_region(&mut self, cursor: &mut Cursor, offset: u64, bytes: &[u8]) {
+        let chunks = split_lines(bytes, CHUNK_BYTES);
+        let batch = (rayon::current_num_threads() * 2).max(2);
+        let (source, format) = (cursor.source, cursor.format);
+        let decode = |group: &[(usize, &[u8])]| -> Vec<DecodedChunk> {
+            group
+                .par_iter()
+                .map(|(start, chunk)| decode_chunk(chunk, offset + *start as u64, source, format))
+                .collect()
+        };
+        let mut pending: Vec<DecodedChunk> = Vec::new();
+        for group in chunks.chunks(batch) {
+            let engine = &mut self.engine;
+            let ready = std::mem::take(&mut pending);
+            let lines_before = &mut cursor.lines_before;
+            let ((), decoded) = rayon::join(|| feed(engine, ready, lines_before), || decode(group));
+            pending = decoded;
+        }
+        feed(&mut self.engine, pending, &mut cursor.lines_before);
+    }
+}
+
+fn feed(engine: &mut Engine, decoded: Vec<DecodedChunk>, lines_before: &mut u64) {
+    for chunk in decoded {
+        for mut event in chunk.events {
+            event.location.line += *lines_before;
+            engine.feed(&event);
+        }
+        *lines_before += chunk.lines;
+    }
+}
+
+/// Splits `bytes` into pieces of about `target` bytes that end at a newline.
+pub fn split_lines(bytes: &[u8], target: usize) -> Vec<(usize, &[u8])> {
+    let mut chunks = Vec::with_capacity(bytes.len() / target + 1);
+    let mut start = 0;
+    while start < bytes.len() {
+        let tentative = (start + target).min(bytes.len());
+        let end = match memchr::memchr(b'\n', &bytes[tentative.saturating_sub(1)..]) {
+            Some(pos) if tentative < bytes.len() => tentative.saturating_sub(1) + pos + 1,
+            _ if tentative < bytes.len() => bytes.len(),
+            _ => bytes.len(),
+        };
+        chunks.push((start, &bytes[start..end]));
+        start = end;
+    }
+    chunks
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn split_keeps_lines_whole() {
+        let text = b"a\nbb\nccc\ndddd\n\ne";
+        for target in 1..text.len() + 2 {
+            let chunks = split_lines(text, target);
+            let joined: Vec<u8> = chunks.iter().flat_map(|(_, c)| c.iter().copied()).collect();
+            assert_eq!(joined, text);
+            for (start, chunk) in &chunks[..chunks.len() - 1] {
+                assert!(chunk.ends_with(b"\n"), "target {target} chunk at {start}");
+            }
+        }
+    }
+}

@@ -1,0 +1,15 @@
+//! Concise output: `path:line: severity[rule]: message`, one line each (grep, editors).
+
+use super::{Report, Sink};
+
+pub(super) fn write(report: &Report, out: &mut dyn Sink) -> std::io::Result<()> {
+    for d in report.diagnostics {
+        let name = &report.sources[d.location.source as usize].name;
+        writeln!(
+            out,
+            "{name}:{}: {}[{}]: {}",
+            d.location.line, d.severity, d.rule.id, d.message
+        )?;
+    }
+    writeln!(out, "{}", report.summary_line())
+}

@@ -1,0 +1,246 @@
+//! Human output: one miette report per diagnostic, quoting the offending line
+//! of the trace and the earlier lines that make it a violation.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use miette::{
+    Diagnostic as MietteDiagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan,
+    MietteError, MietteSpanContents, SourceCode, SourceSpan, SpanContents,
+};
+
+use super::{Report, Sink};
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::sanitize::display_bytes;
+
+/// Quoted lines are cut to this many characters.
+const MAX_LINE_CHARS: usize = 160;
+
+/// The few lines of one input that a report quotes, laid out one after the
+/// other; spans point into `text`, and each line keeps its real number.
+struct Excerpt {
+    name: String,
+    text: String,
+    /// Line number -> (start in `text`, length).
+    lines: BTreeMap<u64, (usize, usize)>,
+}
+
+impl Excerpt {
+    fn new(name: String, wanted: &[(u64, Option<&[u8]>)]) -> Excerpt {
+        let mut excerpt = Excerpt {
+            name,
+            text: String::new(),
+            lines: BTreeMap::new(),
+        };
+        let mut wanted = wanted.to_vec();
+        wanted.sort_by_key(|(line, _)| *line);
+        wanted.dedup_by_key(|(line, _)| *line);
+        for (line, bytes) in wanted {
+            let shown = match bytes {
+                Some(bytes) => quote_line(bytes),
+                None => "(line not available)".to_string(),
+            };
+            let start = excerpt.text.len();
+            excerpt.text.push_str(&shown);
+            excerpt.lines.insert(line, (start, shown.len()));
+            excerpt.text.push('\n');
+        }
+        excerpt
+    }
+
+    fn span(&self, line: u64) -> SourceSpan {
+        let (start, len) = self.lines[&line];
+        // An empty span would render as a point; a quoted line is never empty.
+        SourceSpan::new(start.into(), len.max(1))
+    }
+}
+
+/// A line as quoted: a long canonical line starts at its `"msg"` member,
+/// so the JSON-RPC message, not the envelope, fills the width.
+fn quote_line(bytes: &[u8]) -> String {
+    if bytes.len() > MAX_LINE_CHARS {
+        if let Some(at) = memchr::memmem::find(bytes, b"\"msg\":") {
+            if at > 0 {
+                return format!("… {}", display_bytes(&bytes[at..], MAX_LINE_CHARS));
+            }
+        }
+    }
+    display_bytes(bytes, MAX_LINE_CHARS)
+}
+
+impl SourceCode for Excerpt {
+    fn read_span<'a>(
+        &'a self,
+        span: &SourceSpan,
+        _context_before: usize,
+        _context_after: usize,
+    ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
+        // Only the lines the span covers: neighbours in `text` are not
+        // neighbours in the trace.
+        let covered: Vec<(u64, (usize, usize))> = self
+            .lines
+            .iter()
+            .filter(|(_, (start, len))| {
+                *start + *len >= span.offset() && *start <= span.offset() + span.len()
+            })
+            .map(|(line, place)| (*line, *place))
+            .collect();
+        let (Some((first_line, (first_start, _))), Some((_, (last_start, last_len)))) =
+            (covered.first(), covered.last())
+        else {
+            return Err(MietteError::OutOfBounds);
+        };
+        let data = &self.text.as_bytes()[*first_start..last_start + last_len];
+        Ok(Box::new(MietteSpanContents::new_named(
+            self.name.clone(),
+            data,
+            SourceSpan::new((*first_start).into(), data.len()),
+            (*first_line - 1) as usize,
+            0,
+            covered.len(),
+        )))
+    }
+}
+
+struct Rendered<'a> {
+    diagnostic: &'a Diagnostic,
+    code: String,
+    help: String,
+    excerpt: Excerpt,
+}
+
+impl fmt::Debug for Rendered<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.diagnostic.message)
+    }
+}
+
+impl fmt::Display for Rendered<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.diagnostic.message)
+    }
+}
+
+impl std::error::Error for Rendered<'_> {}
+
+impl MietteDiagnostic for Rendered<'_> {
+    fn code<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
+        Some(Box::new(&self.code))
+    }
+
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(match self.diagnostic.severity {
+            Severity::Error => miette::Severity::Error,
+            Severity::Warning => miette::Severity::Warning,
+            Severity::Info => miette::Severity::Advice,
+        })
+    }
+
+    fn help<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
+        Some(Box::new(&self.help))
+    }
+
+    fn url<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
+        self.diagnostic
+            .spec_url
+            .as_ref()
+            .map(|url| Box::new(url) as Box<dyn fmt::Display>)
+    }
+
+    fn source_code(&self) -> Option<&dyn SourceCode> {
+        Some(&self.excerpt)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        let d = self.diagnostic;
+        let mut labels = vec![LabeledSpan::new_primary_with_span(
+            Some(primary_label(d)),
+            self.excerpt.span(d.location.line),
+        )];
+        labels.extend(
+            d.related
+                .iter()
+                .filter(|r| r.location.line != d.location.line)
+                .map(|r| {
+                    LabeledSpan::new_with_span(
+                        Some(r.message.clone()),
+                        self.excerpt.span(r.location.line),
+                    )
+                }),
+        );
+        Some(Box::new(labels.into_iter()))
+    }
+}
+
+fn primary_label(d: &Diagnostic) -> String {
+    let mut label = d
+        .rule
+        .summary
+        .split([':', '('])
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_string();
+    if let Some(index) = d.batch_index {
+        label = format!("{label} (message {} of the batch)", index + 1);
+    }
+    // Related facts on the offending line itself are folded into its label.
+    for related in d
+        .related
+        .iter()
+        .filter(|r| r.location.line == d.location.line)
+    {
+        label = format!("{label}; {}", related.message);
+    }
+    label
+}
+
+pub(super) fn write(report: &Report, color: bool, out: &mut dyn Sink) -> std::io::Result<()> {
+    let theme = if color {
+        GraphicalTheme::unicode()
+    } else {
+        GraphicalTheme::unicode_nocolor()
+    };
+    let handler = GraphicalReportHandler::new_themed(theme)
+        .with_links(false)
+        .with_context_lines(0)
+        .with_width(100);
+    for d in report.diagnostics {
+        let source = &report.sources[d.location.source as usize];
+        let wanted: Vec<(u64, Option<&[u8]>)> = std::iter::once(d.location)
+            .chain(d.related.iter().map(|r| r.location))
+            .map(|loc| {
+                (
+                    loc.line,
+                    source.text.and_then(|t| t.line(loc.offset, loc.len)),
+                )
+            })
+            .collect();
+        let mut help = d.rule.help.to_string();
+        if let Some(note) = &d.note {
+            help = format!("{help}\nnote: {note}");
+        }
+        if !d.rule.quote.is_empty() {
+            help = format!("{help}\nspec: \"{}\"", d.rule.quote);
+        }
+        if let Some(session) = &d.session {
+            help = format!(
+                "{help}\nsession: {}",
+                crate::sanitize::escape_controls(session)
+            );
+        }
+        let rendered = Rendered {
+            diagnostic: d,
+            code: format!("{}[{}]", d.severity, d.rule.id),
+            help,
+            excerpt: Excerpt::new(source.name.clone(), &wanted),
+        };
+        let mut text = String::new();
+        handler
+            .render_report(&mut text, &rendered)
+            .map_err(|_| std::io::Error::other("rendering failed"))?;
+        out.write_all(text.as_bytes())?;
+    }
+    out.write_all(report.summary_line().as_bytes())?;
+    out.write_all(b"\n")
+}

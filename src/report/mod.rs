@@ -1,0 +1,80 @@
+//! Report: diagnostics (already sorted) -> text for people or machines.
+//! Each format is one small renderer over the same data.
+
+mod concise;
+mod human;
+mod json;
+
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::engine::Stats;
+use crate::input::SourceText;
+
+/// Anything a report can be written to.
+pub trait Sink: std::io::Write {}
+impl<W: std::io::Write> Sink for W {}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum OutputFormat {
+    /// Reports with the quoted trace lines (miette).
+    Human,
+    /// One line per diagnostic: `path:line: severity[rule]: message`.
+    Concise,
+    /// One JSON document with every diagnostic and a summary.
+    Json,
+}
+
+/// One input as the report names and quotes it.
+pub struct SourceInfo<'a> {
+    pub name: String,
+    /// The input's bytes, when they are still available for quoting.
+    pub text: Option<&'a SourceText>,
+}
+
+pub struct Report<'a> {
+    pub diagnostics: &'a [Diagnostic],
+    pub sources: &'a [SourceInfo<'a>],
+    pub stats: Stats,
+    /// Inputs that were read (not counting unreadable ones).
+    pub files: usize,
+}
+
+impl Report<'_> {
+    pub fn count(&self, severity: Severity) -> usize {
+        self.diagnostics
+            .iter()
+            .filter(|d| d.severity == severity)
+            .count()
+    }
+
+    pub fn summary_line(&self) -> String {
+        let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+        let scope = format!(
+            "{} ({}, {})",
+            plural(self.files, "file"),
+            plural(self.stats.events as usize, "event"),
+            plural(self.stats.sessions as usize, "session")
+        );
+        if self.diagnostics.is_empty() {
+            return format!("No problems found in {scope}.");
+        }
+        format!(
+            "Found {}, {}, {} in {scope}.",
+            plural(self.count(Severity::Error), "error"),
+            plural(self.count(Severity::Warning), "warning"),
+            plural(self.count(Severity::Info), "info")
+        )
+    }
+
+    pub fn write(
+        &self,
+        format: OutputFormat,
+        color: bool,
+        out: &mut dyn Sink,
+    ) -> std::io::Result<()> {
+        match format {
+            OutputFormat::Human => human::write(self, color, out),
+            OutputFormat::Concise => concise::write(self, out),
+            OutputFormat::Json => json::write(self, out),
+        }
+    }
+}

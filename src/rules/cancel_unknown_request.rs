@@ -1,0 +1,42 @@
+//! `cancel-unknown-request`: a cancellation names an id its sender never issued.
+
+use super::{unless_partial, Ctx, Rule, PARTIAL_NOTE};
+use crate::diagnostic::{Diagnostic, RuleMeta, Severity, SpecPage};
+use crate::engine::{CancelTarget, Facts};
+
+pub struct CancelUnknownRequest;
+
+pub static META: RuleMeta = RuleMeta {
+    id: "cancel-unknown-request",
+    default_severity: Severity::Error,
+    summary: "a cancellation names a request id its sender never issued in this session",
+    quote: "Cancellation notifications MUST only reference requests that: Were previously issued in the same direction; Are believed to still be in-progress",
+    spec: Some(SpecPage {
+        legacy: "basic/utilities/cancellation",
+        modern: Some("basic/patterns/cancellation"),
+    }),
+    help: "cancel only requests you sent and have not had an answer to, by their exact id (1 and \"1\" are different ids)",
+};
+
+impl Rule for CancelUnknownRequest {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
+        let (Facts::Cancel(CancelTarget::Unknown(id)), Some(from)) = (&ctx.facts, ctx.from) else {
+            return;
+        };
+        let mut diagnostic = ctx
+            .diagnostic(
+                &META,
+                format!("{from} cancels request {id}, which it never sent in this session"),
+            )
+            .with_severity(unless_partial(ctx.session, Severity::Error))
+            .with_request_id(id);
+        if !ctx.session.complete {
+            diagnostic = diagnostic.with_note(PARTIAL_NOTE);
+        }
+        out.push(diagnostic);
+    }
+}

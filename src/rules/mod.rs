@@ -1,0 +1,163 @@
+//! Rules: small checks that read one event against the session state before
+//! it (and the engine's classification of it), and report what they find.
+//!
+//! One rule per file. Registration is one line in [`ALL`].
+
+mod cancel_after_response;
+mod cancel_duplicate;
+mod cancel_initialize;
+mod cancel_malformed;
+mod cancel_unknown_request;
+mod cancel_wrong_direction;
+mod direction_ambiguous;
+mod duplicate_response;
+mod invalid_envelope;
+mod invalid_json;
+mod invalid_jsonrpc;
+mod notification_with_id;
+mod progress_after_terminal;
+mod progress_malformed;
+mod progress_not_increasing;
+mod progress_token_invalid_type;
+mod progress_token_reused;
+mod progress_unknown_token;
+mod progress_wrong_direction;
+mod request_before_initialize;
+mod request_id_invalid;
+mod request_id_reused;
+mod response_after_cancel;
+mod response_to_notification;
+mod response_unknown_id;
+mod unanswered_request;
+
+use crate::diagnostic::{Diagnostic, RuleMeta, Severity};
+use crate::engine::{Facts, Session};
+use crate::event::{Event, Location, Message, Side};
+
+/// One check. `check` sees every event before the session applies it;
+/// `session_end` sees each session once, when its input ends.
+pub trait Rule: Sync {
+    fn meta(&self) -> &'static RuleMeta;
+
+    fn check(&self, _ctx: &Ctx, _out: &mut Vec<Diagnostic>) {}
+
+    fn session_end(&self, _session: &Session, _out: &mut Vec<Diagnostic>) {}
+}
+
+/// Every rule, in the order their findings on one line are reported.
+pub static ALL: &[&dyn Rule] = &[
+    &invalid_json::InvalidJson,
+    &invalid_envelope::InvalidEnvelope,
+    &invalid_jsonrpc::InvalidJsonrpc,
+    &direction_ambiguous::DirectionAmbiguous,
+    &request_id_invalid::RequestIdInvalid,
+    &notification_with_id::NotificationWithId,
+    &request_id_reused::RequestIdReused,
+    &request_before_initialize::RequestBeforeInitialize,
+    &progress_token_invalid_type::ProgressTokenInvalidType,
+    &progress_token_reused::ProgressTokenReused,
+    &cancel_malformed::CancelMalformed,
+    &cancel_initialize::CancelInitialize,
+    &cancel_unknown_request::CancelUnknownRequest,
+    &cancel_wrong_direction::CancelWrongDirection,
+    &cancel_after_response::CancelAfterResponse,
+    &cancel_duplicate::CancelDuplicate,
+    &progress_malformed::ProgressMalformed,
+    &progress_unknown_token::ProgressUnknownToken,
+    &progress_wrong_direction::ProgressWrongDirection,
+    &progress_after_terminal::ProgressAfterTerminal,
+    &progress_not_increasing::ProgressNotIncreasing,
+    &response_unknown_id::ResponseUnknownId,
+    &response_to_notification::ResponseToNotification,
+    &duplicate_response::DuplicateResponse,
+    &response_after_cancel::ResponseAfterCancel,
+    &unanswered_request::UnansweredRequest,
+];
+
+/// Looks a rule up by its id.
+pub fn find(id: &str) -> Option<&'static dyn Rule> {
+    ALL.iter().copied().find(|rule| rule.meta().id == id)
+}
+
+/// What a rule sees of one event.
+pub struct Ctx<'a> {
+    pub event: &'a Event,
+    /// The message, for message events.
+    pub message: Option<&'a Message>,
+    /// The sender: given by the trace or inferred. `None` for unreadable
+    /// lines, for messages that are neither request, notification nor
+    /// response, and for bare messages whose sender is ambiguous.
+    pub from: Option<Side>,
+    /// The session before this event.
+    pub session: &'a Session,
+    pub facts: Facts<'a>,
+    /// The last line of this input that could not be read at all.
+    pub source_unreadable: Option<Location>,
+}
+
+impl Ctx<'_> {
+    /// A diagnostic of `meta` at this event, with the session's context filled in.
+    pub fn diagnostic(&self, meta: &'static RuleMeta, message: String) -> Diagnostic {
+        new_diagnostic(meta, self.session, self.event.location, message)
+            .with_from(self.from)
+            .with_batch_index(self.message.and_then(|m| m.batch_index))
+    }
+}
+
+/// A diagnostic of `meta` at `location` in `session`.
+pub fn new_diagnostic(
+    meta: &'static RuleMeta,
+    session: &Session,
+    location: Location,
+    message: String,
+) -> Diagnostic {
+    Diagnostic {
+        rule: meta,
+        severity: meta.default_severity,
+        message,
+        location,
+        batch_index: None,
+        session: session.name.clone(),
+        from: None,
+        request_id: None,
+        progress_token: None,
+        related: Vec::new(),
+        note: None,
+        spec_url: meta.spec_url(session.version.as_deref()),
+    }
+}
+
+impl Diagnostic {
+    fn with_from(mut self, from: Option<Side>) -> Self {
+        self.from = from;
+        self
+    }
+
+    fn with_batch_index(mut self, index: Option<u32>) -> Self {
+        self.batch_index = index;
+        self
+    }
+}
+
+/// The severity of a finding that is certain only when the trace holds the
+/// start of the session: otherwise the id or token may predate the excerpt.
+pub(crate) fn unless_partial(session: &Session, certain: Severity) -> Severity {
+    if session.complete {
+        certain
+    } else {
+        Severity::Info
+    }
+}
+
+/// The note for findings lowered because the trace starts mid-session.
+pub(crate) const PARTIAL_NOTE: &str =
+    "the trace does not start at initialize, so this may refer to a message sent before the recording began";
+
+/// How a side names a request in messages: "client request 3 (tools/call)".
+pub(crate) fn describe_request(side: Side, request: &crate::engine::Request) -> String {
+    format!(
+        "{side} request {} ({})",
+        request.id,
+        crate::sanitize::escape_controls(&request.method)
+    )
+}

@@ -1,0 +1,94 @@
+//! `progress-after-terminal`: progress after the request's response or cancellation.
+
+use super::{describe_request, Ctx, Rule};
+use crate::diagnostic::{Diagnostic, RuleMeta, Severity, SpecPage};
+use crate::engine::{Facts, ProgressTarget};
+
+pub struct ProgressAfterTerminal;
+
+pub static META: RuleMeta = RuleMeta {
+    id: "progress-after-terminal",
+    default_severity: Severity::Error,
+    summary: "progress after the request was answered (error) or after the requester cancelled it (warning, info when it may have crossed the cancellation)",
+    quote: "Progress notifications MUST stop after completion",
+    spec: Some(SpecPage {
+        legacy: "basic/utilities/progress",
+        modern: Some("basic/patterns/progress"),
+    }),
+    help: "stop sending progress once the response is written, and once a cancellation for the request has been read",
+};
+
+/// Said of a message that the trace cannot prove came after the receiver read the cancellation.
+pub(crate) const MAY_HAVE_CROSSED: &str = "it may have been sent before the cancellation reached the receiver (the messages crossed); that race is allowed";
+/// Said when the receiver had provably read the cancellation.
+pub(crate) const CANCEL_REACHED: &str = "the receiver had already answered a message sent after the cancellation, so it had read the cancellation";
+
+impl Rule for ProgressAfterTerminal {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
+        let Some(from) = ctx.from else { return };
+        let Facts::Progress(target) = &ctx.facts else {
+            return;
+        };
+        let (request, diagnostic) = match target {
+            ProgressTarget::Completed(request) => {
+                let same_stream = request.stream.as_deref() == ctx.event.stream.as_deref();
+                let mut diagnostic = ctx.diagnostic(
+                    &META,
+                    format!(
+                        "{from} sends progress after it answered {}",
+                        describe_request(from.peer(), request)
+                    ),
+                );
+                if !same_stream {
+                    diagnostic = diagnostic
+                        .with_severity(Severity::Warning)
+                        .with_note("the progress and the response travelled on different streams, whose relative order is not guaranteed");
+                }
+                if let Some(response) = request.response {
+                    diagnostic = diagnostic.with_related(response, "answered here");
+                }
+                (request, diagnostic)
+            }
+            ProgressTarget::Cancelled(request) => {
+                let Some((cancel, cancel_seq)) = request.cancel else {
+                    return;
+                };
+                let reached = ctx.session.cancel_reached(from, cancel_seq);
+                let diagnostic = ctx
+                    .diagnostic(
+                        &META,
+                        format!(
+                            "{from} sends progress after the {} cancelled {}",
+                            from.peer(),
+                            describe_request(from.peer(), request)
+                        ),
+                    )
+                    .with_severity(if reached {
+                        Severity::Warning
+                    } else {
+                        Severity::Info
+                    })
+                    .with_note(if reached {
+                        CANCEL_REACHED
+                    } else {
+                        MAY_HAVE_CROSSED
+                    })
+                    .with_related(cancel, "cancelled here");
+                (request, diagnostic)
+            }
+            _ => return,
+        };
+        let mut diagnostic = diagnostic
+            .with_request_id(&request.id)
+            .with_related(request.location, "the request that carried the token");
+        if let Some(token) = &request.token {
+            diagnostic = diagnostic.with_progress_token(token);
+        }
+        diagnostic.related.sort_by_key(|r| r.location.line);
+        out.push(diagnostic);
+    }
+}

@@ -1,0 +1,62 @@
+//! `progress-not-increasing`: a progress value not above the previous one.
+
+use super::{Ctx, Rule};
+use crate::diagnostic::{Diagnostic, RuleMeta, Severity, SpecPage};
+use crate::engine::{Facts, ProgressTarget};
+use crate::event::NumberField;
+
+pub struct ProgressNotIncreasing;
+
+pub static META: RuleMeta = RuleMeta {
+    id: "progress-not-increasing",
+    default_severity: Severity::Error,
+    summary: "a progress value is equal to or below the previous one for that token",
+    quote: "The progress value MUST increase with each notification, even if the total is unknown.",
+    spec: Some(SpecPage {
+        legacy: "basic/utilities/progress",
+        modern: Some("basic/patterns/progress"),
+    }),
+    help: "report strictly increasing progress values; skip an update rather than repeat a value",
+};
+
+impl Rule for ProgressNotIncreasing {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
+        let (Facts::Progress(ProgressTarget::Active(request)), Some(from)) = (&ctx.facts, ctx.from)
+        else {
+            return;
+        };
+        let Some(NumberField::Number(value)) =
+            ctx.message.and_then(|m| m.params()).map(|p| p.progress)
+        else {
+            return;
+        };
+        let Some((previous, previous_location)) = request.last_progress else {
+            return;
+        };
+        if value > previous {
+            return;
+        }
+        let Some(token) = &request.token else { return };
+        let how = if value == previous {
+            "repeats"
+        } else {
+            "goes back from"
+        };
+        out.push(
+            ctx.diagnostic(
+                &META,
+                format!("{from} progress for token {token} {how} {previous} to {value}"),
+            )
+            .with_progress_token(token)
+            .with_request_id(&request.id)
+            .with_related(
+                previous_location,
+                format!("previous progress {previous} here"),
+            ),
+        );
+    }
+}

@@ -1,0 +1,47 @@
+//! `progress-token-reused`: a request carries a token another active request holds.
+
+use super::{describe_request, Ctx, Rule};
+use crate::diagnostic::{Diagnostic, RuleMeta, Severity, SpecPage};
+use crate::engine::Facts;
+
+pub struct ProgressTokenReused;
+
+pub static META: RuleMeta = RuleMeta {
+    id: "progress-token-reused",
+    default_severity: Severity::Error,
+    summary: "a request carries a progress token still active for another request of the same sender",
+    quote: "Progress tokens can be chosen by the sender using any means, but MUST be unique across all active requests.",
+    spec: Some(SpecPage {
+        legacy: "basic/utilities/progress",
+        modern: Some("basic/patterns/progress"),
+    }),
+    help: "pick a token no running request uses; a token is free again once its request is answered or cancelled",
+};
+
+impl Rule for ProgressTokenReused {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
+        let (Facts::Request(facts), Some(from)) = (&ctx.facts, ctx.from) else {
+            return;
+        };
+        let Some(holder) = facts.token_holder else {
+            return;
+        };
+        let Some(token) = &holder.token else { return };
+        out.push(
+            ctx.diagnostic(
+                &META,
+                format!(
+                    "progress token {token} is still active for {}",
+                    describe_request(from, holder)
+                ),
+            )
+            .with_progress_token(token)
+            .with_request_id(&holder.id)
+            .with_related(holder.location, "the running request that holds the token"),
+        );
+    }
+}

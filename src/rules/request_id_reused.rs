@@ -1,0 +1,51 @@
+//! `request-id-reused`: a side issues a request id it already used in the session.
+
+use super::{describe_request, Ctx, Rule};
+use crate::diagnostic::{Diagnostic, RuleMeta, Severity, SpecPage};
+use crate::engine::{Era, Facts};
+
+pub struct RequestIdReused;
+
+pub static META: RuleMeta = RuleMeta {
+    id: "request-id-reused",
+    default_severity: Severity::Error,
+    summary: "a side reuses a request id it already used in this session",
+    quote: "The request ID MUST NOT have been previously used by the requestor within the same session.",
+    spec: Some(SpecPage {
+        legacy: "basic/index",
+        modern: Some("basic/index"),
+    }),
+    help: "give every request of a session a fresh id, for example from a counter that never goes back",
+};
+
+impl Rule for RequestIdReused {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
+        let (Facts::Request(facts), Some(from)) = (&ctx.facts, ctx.from) else {
+            return;
+        };
+        let Some(earlier) = facts.earlier else { return };
+        let message = if ctx.session.era == Era::Modern {
+            format!(
+                "{from} reuses request id {} while its earlier request with that id is unanswered",
+                earlier.id
+            )
+        } else {
+            format!(
+                "{from} reuses request id {}, already used in this session",
+                earlier.id
+            )
+        };
+        out.push(
+            ctx.diagnostic(&META, message)
+                .with_request_id(&earlier.id)
+                .with_related(
+                    earlier.location,
+                    format!("{} first used the id here", describe_request(from, earlier)),
+                ),
+        );
+    }
+}

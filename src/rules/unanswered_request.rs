@@ -1,0 +1,57 @@
+//! `unanswered-request`: a request with neither response nor cancellation at session end.
+
+use super::{describe_request, new_diagnostic, Rule};
+use crate::diagnostic::{Diagnostic, RuleMeta, Severity, SpecPage};
+use crate::engine::{RequestState, Session};
+use crate::event::Side;
+
+pub struct UnansweredRequest;
+
+pub static META: RuleMeta = RuleMeta {
+    id: "unanswered-request",
+    default_severity: Severity::Info,
+    summary: "a request has neither a response nor a cancellation when its session ends",
+    quote: "When the request has not received a success or error response within the timeout period, the sender SHOULD issue a cancellation notification for that request and stop waiting for a response.",
+    spec: Some(SpecPage {
+        legacy: "basic/lifecycle",
+        modern: Some("basic/patterns/cancellation"),
+    }),
+    help: "if the recording ended early this is expected; otherwise the receiver lost the request, or the requester should have cancelled it after a timeout",
+};
+
+impl Rule for UnansweredRequest {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn session_end(&self, session: &Session, out: &mut Vec<Diagnostic>) {
+        for side in [Side::Client, Side::Server] {
+            let registry = session.side(side);
+            let mut open: Vec<_> = registry
+                .requests
+                .values()
+                .filter(|r| r.state == RequestState::Running)
+                .collect();
+            open.sort_by_key(|r| r.seq);
+            let closed = session.side(side.peer()).closed;
+            for request in open {
+                let mut diagnostic = new_diagnostic(
+                    &META,
+                    session,
+                    request.location,
+                    format!(
+                        "{} got neither a response nor a cancellation before the session ended",
+                        describe_request(side, request)
+                    ),
+                )
+                .with_request_id(&request.id);
+                diagnostic.from = Some(side);
+                if let Some(closed) = closed {
+                    diagnostic = diagnostic
+                        .with_related(closed, format!("the {} closed its end here", side.peer()));
+                }
+                out.push(diagnostic);
+            }
+        }
+    }
+}
