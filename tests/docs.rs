@@ -1,0 +1,178 @@
+//! The rule pages are tests: every rule has a page, every page a rule, and
+//! every example in a page is run through the real `mcp-lint` binary. A bad
+//! example must produce its rule, a good one nothing at all, and the output
+//! block after a bad example must be exactly what the binary prints.
+//! `MCP_LINT_BLESS=1 cargo test --test docs` rewrites the output blocks.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use mcp_lint::rules;
+
+#[derive(Debug)]
+struct Example {
+    kind: String,
+    body: String,
+    /// The output block that follows a bad example: (byte range of its body in the page, body).
+    output: Option<(std::ops::Range<usize>, String)>,
+}
+
+fn pages_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("rules")
+}
+
+/// The fenced blocks of a page: "```jsonl bad", "```jsonl good" and the
+/// "```text" block that follows a bad one.
+fn examples(page: &str) -> Vec<Example> {
+    let mut examples: Vec<Example> = Vec::new();
+    let mut offset = 0;
+    let mut lines = page.split_inclusive('\n');
+    while let Some(line) = lines.next() {
+        offset += line.len();
+        let Some(info) = line.trim_end().strip_prefix("```") else {
+            continue;
+        };
+        let info = info.trim().to_string();
+        let start = offset;
+        let mut body = String::new();
+        for inner in lines.by_ref() {
+            offset += inner.len();
+            if inner.trim_end() == "```" {
+                break;
+            }
+            body.push_str(inner);
+        }
+        let end = start + body.len();
+        match info.as_str() {
+            "jsonl bad" | "jsonl good" => examples.push(Example {
+                kind: info.trim_start_matches("jsonl ").to_string(),
+                body,
+                output: None,
+            }),
+            "text" => {
+                if let Some(last) = examples.last_mut() {
+                    if last.kind == "bad" && last.output.is_none() {
+                        last.output = Some((start..end, body));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    examples
+}
+
+fn run_binary(trace: &str) -> (String, i32) {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("example.jsonl"), trace).unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_mcp-lint"))
+        .args(["--format", "concise", "--fail-on", "info", "example.jsonl"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(
+        output.stderr.is_empty(),
+        "stderr: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    (
+        String::from_utf8(output.stdout).unwrap(),
+        output.status.code().unwrap(),
+    )
+}
+
+#[test]
+fn every_rule_has_a_page_and_every_page_a_rule() {
+    let mut missing = Vec::new();
+    for rule in rules::ALL {
+        if !pages_dir().join(format!("{}.md", rule.meta().id)).is_file() {
+            missing.push(rule.meta().id);
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "rules without a page in rules/: {missing:?}"
+    );
+    for entry in std::fs::read_dir(pages_dir()).unwrap() {
+        let path = entry.unwrap().path();
+        let id = path.file_stem().unwrap().to_str().unwrap();
+        assert!(
+            rules::find(id).is_some(),
+            "{} documents no rule",
+            path.display()
+        );
+    }
+}
+
+#[test]
+fn rule_pages_examples_hold() {
+    let bless = std::env::var_os("MCP_LINT_BLESS").is_some();
+    let mut failures = Vec::new();
+    for rule in rules::ALL {
+        let meta = rule.meta();
+        let path = pages_dir().join(format!("{}.md", meta.id));
+        let Ok(mut page) = std::fs::read_to_string(&path) else {
+            continue; // reported by the other test
+        };
+        let mut fail = |why: String| failures.push(format!("{}: {why}", path.display()));
+        if !page.starts_with(&format!("# {}\n", meta.id)) {
+            fail("the page must start with a `# <rule-id>` heading".into());
+        }
+        for section in ["## What it does", "## Why"] {
+            if !page.contains(section) {
+                fail(format!("missing section {section:?}"));
+            }
+        }
+        if !meta.quote.is_empty() && !page.contains(meta.quote) {
+            fail(format!(
+                "the page does not quote the spec sentence {:?}",
+                meta.quote
+            ));
+        }
+        if let Some(url) = meta.spec_url(None) {
+            if !page.contains(&url) {
+                fail(format!("the page does not link {url}"));
+            }
+        }
+        let examples = examples(&page);
+        if !examples.iter().any(|e| e.kind == "bad") || !examples.iter().any(|e| e.kind == "good") {
+            fail("the page needs a ```jsonl bad and a ```jsonl good example".into());
+        }
+        let mut rewrites = Vec::new();
+        for example in &examples {
+            let (output, code) = run_binary(&example.body);
+            if example.kind == "good" {
+                if code != 0 || output.lines().count() != 1 {
+                    fail(format!("the good example is not clean:\n{output}"));
+                }
+                continue;
+            }
+            if !output.contains(&format!("[{}]: ", meta.id)) {
+                fail(format!(
+                    "the bad example does not produce {}:\n{output}",
+                    meta.id
+                ));
+            }
+            match &example.output {
+                None => fail("a bad example needs a ```text output block after it".into()),
+                Some((range, documented)) if documented != &output => {
+                    if bless {
+                        rewrites.push((range.clone(), output));
+                    } else {
+                        fail(format!(
+                            "the documented output is stale (MCP_LINT_BLESS=1 rewrites it)\n--- documented\n{documented}--- actual\n{output}"
+                        ));
+                    }
+                }
+                Some(_) => {}
+            }
+        }
+        if !rewrites.is_empty() {
+            for (range, output) in rewrites.into_iter().rev() {
+                page.replace_range(range, &output);
+            }
+            std::fs::write(&path, page).unwrap();
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
