@@ -293,7 +293,7 @@ pub enum Transport {
 /// A line the decoder could not turn into a message.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Unreadable {
-    /// Not JSON (or not UTF-8): rule `invalid-json`.
+    /// Not JSON (or not UTF-8): rule `invalid-json`. The text is a full sentence.
     Json(String),
     /// JSON, but not a valid envelope: rule `invalid-envelope`.
     Envelope(String),

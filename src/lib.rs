@@ -16,6 +16,7 @@ pub mod decode;
 pub mod diagnostic;
 pub mod engine;
 pub mod event;
+pub mod generate;
 pub mod input;
 pub mod lint;
 pub mod report;

@@ -188,7 +188,7 @@ fn json_error(e: &serde_json::Error) -> Unreadable {
     let message = format!("{text} (column {})", e.column());
     match e.classify() {
         serde_json::error::Category::Data => Unreadable::Envelope(message),
-        _ => Unreadable::Json(message),
+        _ => Unreadable::Json(format!("the line is not valid JSON: {message}")),
     }
 }
 

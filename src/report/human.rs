@@ -240,6 +240,7 @@ pub(super) fn write(report: &Report, color: bool, out: &mut dyn Sink) -> std::io
             .render_report(&mut text, &rendered)
             .map_err(|_| std::io::Error::other("rendering failed"))?;
         out.write_all(text.as_bytes())?;
+        out.write_all(b"\n")?;
     }
     out.write_all(report.summary_line().as_bytes())?;
     out.write_all(b"\n")

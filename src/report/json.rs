@@ -55,6 +55,25 @@ pub(super) fn write(report: &Report, out: &mut dyn Sink) -> std::io::Result<()> 
             "infos": report.count(Severity::Info),
         },
     });
-    serde_json::to_writer_pretty(&mut *out, &document)?;
-    writeln!(out)
+    let text = serde_json::to_string_pretty(&document).map_err(std::io::Error::other)?;
+    writeln!(out, "{}", escape_invisible(&text))
+}
+
+/// serde_json escapes C0 controls but writes C1 controls and bidi overrides
+/// raw; escape those too, so the document is safe to print. They can only
+/// occur inside strings, where `\uXXXX` keeps the value exact.
+fn escape_invisible(json: &str) -> std::borrow::Cow<'_, str> {
+    let unsafe_char = |c: char| matches!(c, '\u{80}'..='\u{9f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
+    if !json.chars().any(unsafe_char) {
+        return std::borrow::Cow::Borrowed(json);
+    }
+    let mut escaped = String::with_capacity(json.len() + 16);
+    for c in json.chars() {
+        if unsafe_char(c) {
+            escaped.push_str(&format!("\\u{:04x}", c as u32));
+        } else {
+            escaped.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(escaped)
 }

@@ -25,7 +25,7 @@ impl Rule for InvalidJson {
 
     fn check(&self, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
         if let Payload::Unreadable(Unreadable::Json(why)) = &ctx.event.payload {
-            out.push(ctx.diagnostic(&META, format!("the line is not valid JSON: {why}")));
+            out.push(ctx.diagnostic(&META, why.clone()));
         }
     }
 }

@@ -1,0 +1,296 @@
+//! The real binary, end to end: exit codes, errors on bad input, every
+//! output format, stdin, and output that does not depend on the thread count.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use mcp_lint::generate::{generate, GeneratorConfig};
+
+fn testdata(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("testdata")
+        .join(name)
+}
+
+fn mcp_lint(args: &[&str], cwd: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mcp-lint"))
+        .args(args)
+        .current_dir(cwd)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap()
+}
+
+fn mcp_lint_stdin(args: &[&str], input: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mcp-lint"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_vec();
+    let writer = std::thread::spawn(move || stdin.write_all(&input));
+    let output = child.wait_with_output().unwrap();
+    writer.join().unwrap().unwrap();
+    output
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).unwrap()
+}
+
+const HANDSHAKE: &str = r#"{"from":"client","msg":{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}}
+{"from":"server","msg":{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}}
+{"from":"client","msg":{"jsonrpc":"2.0","method":"notifications/initialized"}}
+"#;
+
+#[test]
+fn human_output_of_the_readme_example() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = mcp_lint(&["testdata/session-with-violations.jsonl"], dir);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stderr.is_empty());
+    insta::assert_snapshot!(text(&out.stdout));
+}
+
+#[test]
+fn json_output_of_the_readme_example() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = mcp_lint(
+        &["--format", "json", "testdata/session-with-violations.jsonl"],
+        dir,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let document: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    insta::assert_json_snapshot!(document);
+}
+
+#[test]
+fn clean_trace_exits_zero() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("clean.jsonl"), HANDSHAKE).unwrap();
+    let out = mcp_lint(&["clean.jsonl"], dir.path());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+    assert_eq!(
+        text(&out.stdout),
+        "No problems found in 1 file (3 events, 1 session).\n"
+    );
+}
+
+#[test]
+fn fail_on_sets_the_threshold() {
+    let dir = tempfile::tempdir().unwrap();
+    // A request left unanswered: an info finding only.
+    let trace = format!(
+        "{HANDSHAKE}{}\n",
+        r#"{"from":"client","msg":{"jsonrpc":"2.0","id":1,"method":"tools/list"}}"#
+    );
+    std::fs::write(dir.path().join("t.jsonl"), trace).unwrap();
+    assert_eq!(mcp_lint(&["t.jsonl"], dir.path()).status.code(), Some(0));
+    assert_eq!(
+        mcp_lint(&["--fail-on", "warning", "t.jsonl"], dir.path())
+            .status
+            .code(),
+        Some(0)
+    );
+    assert_eq!(
+        mcp_lint(&["--fail-on", "info", "t.jsonl"], dir.path())
+            .status
+            .code(),
+        Some(1)
+    );
+}
+
+#[test]
+fn missing_file_is_an_error_but_other_files_are_still_linted() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("ok.jsonl"),
+        "{\"from\":\"client\",\"msg\":5}\n",
+    )
+    .unwrap();
+    let out = mcp_lint(
+        &["--format", "concise", "nope.jsonl", "ok.jsonl"],
+        dir.path(),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("nope.jsonl"), "{stderr}");
+    assert!(
+        text(&out.stdout).contains("ok.jsonl:1: error[invalid-jsonrpc]"),
+        "{}",
+        text(&out.stdout)
+    );
+}
+
+#[test]
+fn directories_are_walked_and_an_empty_one_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("traces/nested")).unwrap();
+    std::fs::create_dir_all(dir.path().join("empty")).unwrap();
+    std::fs::write(dir.path().join("traces/a.jsonl"), HANDSHAKE).unwrap();
+    std::fs::write(dir.path().join("traces/nested/b.ndjson"), "not json\n").unwrap();
+    std::fs::write(dir.path().join("traces/notes.txt"), "ignored").unwrap();
+    let out = mcp_lint(&["--format", "concise", "traces"], dir.path());
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stdout),
+        "traces/nested/b.ndjson:1: error[invalid-json]: the line is not valid JSON: expected ident (column 2)\nFound 1 error, 0 warnings, 0 infos in 2 files (4 events, 2 sessions).\n"
+    );
+    let out = mcp_lint(&["empty"], dir.path());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("empty: directory holds no trace files"));
+}
+
+#[test]
+fn empty_file_is_said_and_clean() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("empty.jsonl"), "").unwrap();
+    let out = mcp_lint(&["empty.jsonl"], dir.path());
+    assert_eq!(out.status.code(), Some(0));
+    assert!(text(&out.stderr).contains("empty.jsonl: the input is empty"));
+}
+
+#[test]
+fn bad_lines_are_reported_and_linting_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut trace = HANDSHAKE.as_bytes().to_vec();
+    trace.extend_from_slice(
+        b"{\"from\":\"client\",\"msg\":{\"jsonrpc\":\"2.0\",\"method\":\"\xff\"}}\n",
+    );
+    trace.extend_from_slice(b"{\"from\":\"client\",\"msg\":{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}}\r\n");
+    trace.extend_from_slice(b"{\"from\":\"server\"}\n");
+    trace.extend_from_slice(
+        b"{\"from\":\"server\",\"msg\":{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"tools\":[]}}}\n",
+    );
+    trace.extend_from_slice(b"{\"from\":\"server\",\"msg\":{\"jsonrpc\":\"2.0\",\"id\":1,\"res"); // cut off
+    std::fs::write(dir.path().join("bad.jsonl"), trace).unwrap();
+    let out = mcp_lint(&["--format", "concise", "bad.jsonl"], dir.path());
+    assert_eq!(out.status.code(), Some(1));
+    insta::assert_snapshot!(text(&out.stdout));
+}
+
+#[test]
+fn stdin_is_read_and_quoted() {
+    let trace = format!(
+        "{HANDSHAKE}{}\n",
+        r#"{"from":"server","msg":{"jsonrpc":"2.0","id":7,"result":{}}}"#
+    );
+    let out = mcp_lint_stdin(&["-"], trace.as_bytes());
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("<stdin>:4:1"), "{stdout}");
+    assert!(stdout.contains(r#""id":7,"result":{}"#), "{stdout}");
+}
+
+#[test]
+fn control_characters_from_the_trace_never_reach_the_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = format!(
+        "{HANDSHAKE}{}\n{}\n",
+        r#"{"from":"client","session":"\u001b]0;owned\u0007","msg":{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"\u001b[2J"}}}"#,
+        r#"{"from":"client","msg":{"jsonrpc":"2.0","id":"\u009b31m","method":"\u001b[31mtools/call\u202e"}}"#
+    );
+    std::fs::write(dir.path().join("evil.jsonl"), trace).unwrap();
+    for format in ["human", "concise", "json"] {
+        let out = mcp_lint(
+            &["--format", format, "--color", "never", "evil.jsonl"],
+            dir.path(),
+        );
+        let stdout = text(&out.stdout);
+        assert!(
+            !stdout
+                .chars()
+                .any(|c| c.is_control() && c != '\n' || c == '\u{202e}'),
+            "{format}: {stdout:?}"
+        );
+        assert!(
+            stdout.contains("cancel-unknown-request"),
+            "{format}: {stdout}"
+        );
+    }
+}
+
+#[test]
+fn rule_selection() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = mcp_lint(
+        &[
+            "--format",
+            "concise",
+            "--select",
+            "duplicate-response",
+            "testdata/session-with-violations.jsonl",
+        ],
+        dir,
+    );
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout
+            .lines()
+            .all(|l| l.contains("[duplicate-response]") || l.starts_with("Found")),
+        "{stdout}"
+    );
+    let out = mcp_lint(
+        &[
+            "--ignore",
+            "no-such-rule",
+            "testdata/session-with-violations.jsonl",
+        ],
+        dir,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("unknown rule \"no-such-rule\""));
+    let out = mcp_lint(&["--list-rules"], dir);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        text(&out.stdout).lines().count(),
+        mcp_lint::rules::ALL.len()
+    );
+}
+
+#[test]
+fn usage_errors_exit_two() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    assert_eq!(mcp_lint(&[], dir).status.code(), Some(2));
+    assert_eq!(
+        mcp_lint(&["--format", "xml", "x"], dir).status.code(),
+        Some(2)
+    );
+}
+
+#[test]
+fn output_is_the_same_on_one_thread_and_many_and_from_stdin() {
+    let config = GeneratorConfig {
+        target_bytes: 6 << 20,
+        violation_rate: 0.05,
+        ..GeneratorConfig::default()
+    };
+    let mut trace = Vec::new();
+    generate(&config, &mut trace).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("big.jsonl"), &trace).unwrap();
+    let run = |threads: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_mcp-lint"))
+            .args(["--format", "json", "big.jsonl"])
+            .current_dir(dir.path())
+            .env("RAYON_NUM_THREADS", threads)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        out.stdout
+    };
+    let one = run("1");
+    let many = run("4");
+    assert!(one.len() > 10_000, "the trace should have many findings");
+    assert!(one == many, "output differs between 1 and 4 threads");
+    let from_stdin = mcp_lint_stdin(&["--format", "json", "-"], &trace);
+    assert_eq!(
+        text(&from_stdin.stdout),
+        text(&one).replace("\"big.jsonl\"", "\"<stdin>\"")
+    );
+}
