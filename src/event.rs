@@ -128,8 +128,9 @@ pub enum KeyField<K> {
 }
 
 /// A number field of a notification (progress, total).
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub enum NumberField {
+    #[default]
     Absent,
     Number(f64),
     Invalid(JsonKind),
@@ -213,12 +214,6 @@ pub struct Params {
     pub message_invalid: Option<JsonKind>,
     /// `params` was present but not an object.
     pub not_object: bool,
-}
-
-impl Default for NumberField {
-    fn default() -> Self {
-        NumberField::Absent
-    }
 }
 
 /// A JSON-RPC message reduced to what the rules need.

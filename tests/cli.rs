@@ -2,16 +2,10 @@
 //! output format, stdin, and output that does not depend on the thread count.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 use mcp_lint::generate::{generate, GeneratorConfig};
-
-fn testdata(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("testdata")
-        .join(name)
-}
 
 fn mcp_lint(args: &[&str], cwd: &Path) -> Output {
     Command::new(env!("CARGO_BIN_EXE_mcp-lint"))
