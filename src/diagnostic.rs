@@ -107,6 +107,8 @@ pub struct Diagnostic {
     pub related: Vec<Related>,
     /// Extra explanation for this finding (the rule's help is always shown too).
     pub note: Option<String>,
+    /// A short label for the offending line; the rule's summary when `None`.
+    pub label: Option<String>,
     pub spec_url: Option<String>,
 }
 
@@ -131,6 +133,11 @@ impl Diagnostic {
             location,
             message: message.into(),
         });
+        self
+    }
+
+    pub fn with_label(mut self, label: impl Into<String>) -> Self {
+        self.label = Some(label.into());
         self
     }
 

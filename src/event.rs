@@ -7,6 +7,8 @@
 use std::borrow::Cow;
 use std::fmt;
 
+use compact_str::CompactString;
+
 /// Which peer sent a message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Side {
@@ -48,7 +50,8 @@ impl fmt::Display for Side {
 pub enum Key {
     Int(i64),
     BigInt(Box<str>),
-    Str(Box<str>),
+    /// Short strings (most ids and tokens) are stored inline, without allocating.
+    Str(CompactString),
 }
 
 impl fmt::Display for Key {
@@ -58,7 +61,7 @@ impl fmt::Display for Key {
             Key::BigInt(text) => f.write_str(text),
             // Debug-quoting escapes control characters, so an id from the
             // trace can never reach a terminal raw.
-            Key::Str(s) => write!(f, "{s:?}"),
+            Key::Str(s) => write!(f, "{:?}", s.as_str()),
         }
     }
 }
@@ -69,7 +72,7 @@ impl Key {
         match self {
             Key::Int(n) => serde_json::Value::from(*n),
             Key::BigInt(text) => serde_json::from_str(text).unwrap_or(serde_json::Value::Null),
-            Key::Str(s) => serde_json::Value::from(&**s),
+            Key::Str(s) => serde_json::Value::from(s.as_str()),
         }
     }
 }
@@ -318,12 +321,12 @@ pub struct Location {
 pub struct Event {
     pub location: Location,
     /// The session named by the envelope; `None` is the file's default session.
-    pub session: Option<Box<str>>,
+    pub session: Option<CompactString>,
     /// Who sent it; `None` when the format does not say (bare JSON-RPC lines)
     /// and the engine has to infer it.
     pub from: Option<Side>,
     /// The channel (an HTTP stream) the event travelled on, if the recorder says.
-    pub stream: Option<Box<str>>,
+    pub stream: Option<CompactString>,
     /// Milliseconds since the epoch, when the recorder gave a time.
     pub time_ms: Option<f64>,
     pub payload: Payload,

@@ -89,10 +89,10 @@ impl Linter {
 }
 
 fn feed(engine: &mut Engine, decoded: Vec<DecodedChunk>, lines_before: &mut u64) {
-    for chunk in decoded {
-        for mut event in chunk.events {
+    for mut chunk in decoded {
+        for event in &mut chunk.events {
             event.location.line += *lines_before;
-            engine.feed(&event);
+            engine.feed(event);
         }
         *lines_before += chunk.lines;
     }

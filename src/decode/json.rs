@@ -214,7 +214,7 @@ pub(crate) fn string_of(raw: &RawValue) -> Option<Cow<'_, str>> {
 pub(crate) fn key_of(raw: &RawValue) -> Result<Key, JsonKind> {
     match kind_of(raw) {
         JsonKind::String => string_of(raw)
-            .map(|s| Key::Str(s.into()))
+            .map(|s| Key::Str(s.as_ref().into()))
             .ok_or(JsonKind::String),
         JsonKind::Integer => {
             let text = raw.get();
@@ -223,6 +223,12 @@ pub(crate) fn key_of(raw: &RawValue) -> Result<Key, JsonKind> {
                 .map(Key::Int)
                 .unwrap_or_else(|_| Key::BigInt(text.into())))
         }
+        // JSON Schema counts 1.0 and 1e3 as integers; so do peers written
+        // in languages with a single number type.
+        JsonKind::Float => match raw.get().parse::<f64>() {
+            Ok(n) if n.fract() == 0.0 && n.abs() < 9.0e15 => Ok(Key::Int(n as i64)),
+            _ => Err(JsonKind::Float),
+        },
         other => Err(other),
     }
 }
@@ -449,19 +455,19 @@ pub(crate) fn describe_value(raw: &RawValue) -> String {
 }
 
 /// Reduces a message member (one message or a batch) to lean messages.
-pub(crate) fn messages_of(raw: OneOrBatch<'_>) -> Vec<Message> {
+pub(crate) fn messages_of(raw: OneOrBatch<'_>, mut each: impl FnMut(Message)) {
     match raw {
-        OneOrBatch::One(one) => vec![message_of(one, None)],
-        OneOrBatch::Batch(items) if items.is_empty() => vec![Message {
+        OneOrBatch::One(one) => each(message_of(one, None)),
+        OneOrBatch::Batch(items) if items.is_empty() => each(Message {
             body: Body::Unclassifiable,
             problems: vec![ShapeProblem::EmptyBatch],
             batch_index: None,
-        }],
-        OneOrBatch::Batch(items) => items
-            .into_iter()
-            .enumerate()
-            .map(|(i, item)| message_of(item, Some(i as u32)))
-            .collect(),
+        }),
+        OneOrBatch::Batch(items) => {
+            for (i, item) in items.into_iter().enumerate() {
+                each(message_of(item, Some(i as u32)));
+            }
+        }
     }
 }
 
@@ -471,7 +477,9 @@ mod tests {
 
     fn parse(text: &str) -> Message {
         let raw: OneOrBatch = serde_json::from_str(text).unwrap();
-        messages_of(raw).remove(0)
+        let mut messages = Vec::new();
+        messages_of(raw, |m| messages.push(m));
+        messages.remove(0)
     }
 
     #[test]

@@ -9,7 +9,7 @@ pub mod direction;
 pub mod facts;
 pub mod session;
 
-use std::collections::{HashMap, HashSet};
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 use crate::diagnostic::Diagnostic;
 use crate::event::{Body, Event, KeyField, Location, Payload, RequestId};

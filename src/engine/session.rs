@@ -4,7 +4,7 @@
 //! Only [`Session::apply`] changes it, after the rules have looked at an event
 //! against the state before it.
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 
 use crate::event::{
     Body, KeyField, Location, Message, Method, Outcome, ProgressToken, RequestId, Side,
@@ -46,6 +46,8 @@ pub struct Request {
     /// The cancellation: where, and its position in the message order.
     pub cancel: Option<(Location, u64)>,
     pub response: Option<Location>,
+    /// The stream the response travelled on, if the trace names streams.
+    pub response_stream: Option<Box<str>>,
     /// The last progress value the receiver sent for this request.
     pub last_progress: Option<(f64, Location)>,
     pub stream: Option<Box<str>>,
@@ -235,6 +237,7 @@ impl Session {
                         state: RequestState::Running,
                         cancel: None,
                         response: None,
+                        response_stream: None,
                         last_progress: None,
                         stream: stream.map(Into::into),
                     },
@@ -282,6 +285,7 @@ impl Session {
                 };
                 request.state = RequestState::Completed;
                 request.response = Some(location);
+                request.response_stream = stream.map(Into::into);
                 let request_seq = request.seq;
                 let reader = self.side_mut(from);
                 reader.read_upto = reader.read_upto.max(request_seq);

@@ -173,14 +173,17 @@ impl MietteDiagnostic for Rendered<'_> {
 }
 
 fn primary_label(d: &Diagnostic) -> String {
-    let mut label = d
-        .rule
-        .summary
-        .split([':', '('])
-        .next()
-        .unwrap_or("")
-        .trim()
-        .to_string();
+    let mut label = match &d.label {
+        Some(label) => label.clone(),
+        None => d
+            .rule
+            .summary
+            .split([':', '('])
+            .next()
+            .unwrap_or("")
+            .trim()
+            .to_string(),
+    };
     if let Some(index) = d.batch_index {
         label = format!("{label} (message {} of the batch)", index + 1);
     }

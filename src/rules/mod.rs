@@ -123,6 +123,7 @@ pub fn new_diagnostic(
         progress_token: None,
         related: Vec::new(),
         note: None,
+        label: None,
         spec_url: meta.spec_url(session.version.as_deref()),
     }
 }
@@ -160,4 +161,13 @@ pub(crate) fn describe_request(side: Side, request: &crate::engine::Request) -> 
         request.id,
         crate::sanitize::escape_controls(&request.method)
     )
+}
+
+/// A JSON number as people write it: `3`, `0.5`, `1e-300`.
+pub(crate) fn number(value: f64) -> String {
+    if value.fract() == 0.0 && value.abs() < 1e15 {
+        format!("{}", value as i64)
+    } else {
+        format!("{value:?}")
+    }
 }

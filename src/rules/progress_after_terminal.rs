@@ -35,14 +35,16 @@ impl Rule for ProgressAfterTerminal {
         };
         let (request, diagnostic) = match target {
             ProgressTarget::Completed(request) => {
-                let same_stream = request.stream.as_deref() == ctx.event.stream.as_deref();
-                let mut diagnostic = ctx.diagnostic(
-                    &META,
-                    format!(
-                        "{from} sends progress after it answered {}",
-                        describe_request(from.peer(), request)
-                    ),
-                );
+                let same_stream = request.response_stream.as_deref() == ctx.event.stream.as_deref();
+                let mut diagnostic = ctx
+                    .diagnostic(
+                        &META,
+                        format!(
+                            "{from} sends progress after it answered {}",
+                            describe_request(from.peer(), request)
+                        ),
+                    )
+                    .with_label("progress after the response");
                 if !same_stream {
                     diagnostic = diagnostic
                         .with_severity(Severity::Warning)
@@ -77,6 +79,7 @@ impl Rule for ProgressAfterTerminal {
                     } else {
                         MAY_HAVE_CROSSED
                     })
+                    .with_label("progress after the cancellation")
                     .with_related(cancel, "cancelled here");
                 (request, diagnostic)
             }

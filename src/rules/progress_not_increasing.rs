@@ -1,6 +1,6 @@
 //! `progress-not-increasing`: a progress value not above the previous one.
 
-use super::{Ctx, Rule};
+use super::{number, Ctx, Rule};
 use crate::diagnostic::{Diagnostic, RuleMeta, Severity, SpecPage};
 use crate::engine::{Facts, ProgressTarget};
 use crate::event::NumberField;
@@ -41,6 +41,7 @@ impl Rule for ProgressNotIncreasing {
             return;
         }
         let Some(token) = &request.token else { return };
+        let (shown, shown_previous) = (number(value), number(previous));
         let how = if value == previous {
             "repeats"
         } else {
@@ -49,13 +50,13 @@ impl Rule for ProgressNotIncreasing {
         out.push(
             ctx.diagnostic(
                 &META,
-                format!("{from} progress for token {token} {how} {previous} to {value}"),
+                format!("{from} progress for token {token} {how} {shown_previous} to {shown}"),
             )
             .with_progress_token(token)
             .with_request_id(&request.id)
             .with_related(
                 previous_location,
-                format!("previous progress {previous} here"),
+                format!("previous progress {shown_previous} here"),
             ),
         );
     }

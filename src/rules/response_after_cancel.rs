@@ -53,6 +53,7 @@ impl Rule for ResponseAfterCancel {
             } else {
                 MAY_HAVE_CROSSED
             })
+            .with_label("response after the cancellation")
             .with_request_id(&request.id)
             .with_related(request.location, "the request")
             .with_related(cancel, "cancelled here"),
