@@ -36,6 +36,8 @@ pub struct SpecPage {
     pub legacy: &'static str,
     /// The page in 2026-07-28, where it moved or exists.
     pub modern: Option<&'static str>,
+    /// The sentence in 2026-07-28, where it differs from [`RuleMeta::quote`].
+    pub modern_quote: Option<&'static str>,
 }
 
 /// The fixed description of one rule.
@@ -80,6 +82,14 @@ impl RuleMeta {
         Some(format!("{SPEC_BASE}/{version}/{page}"))
     }
 
+    /// The spec sentence in the wording of the given protocol version.
+    pub fn quote_for(&self, version: Option<&str>) -> &'static str {
+        match (version, self.spec.and_then(|s| s.modern_quote)) {
+            (Some(MODERN_VERSION), Some(modern)) => modern,
+            _ => self.quote,
+        }
+    }
+
     /// The documentation page of the rule in this repository.
     pub fn doc_path(&self) -> String {
         format!("rules/{}.md", self.id)
@@ -105,6 +115,8 @@ pub struct Diagnostic {
     pub request_id: Option<RequestId>,
     pub progress_token: Option<ProgressToken>,
     pub related: Vec<Related>,
+    /// The spec sentence, in the wording of the session's protocol version.
+    pub quote: &'static str,
     /// Extra explanation for this finding (the rule's help is always shown too).
     pub note: Option<String>,
     /// A short label for the offending line; the rule's summary when `None`.

@@ -146,6 +146,8 @@ pub enum ShapeProblem {
     JsonRpcWrong(String),
     ResultAndError,
     NoMethodNoResult,
+    MethodAndResult,
+    ResponseIdMissing,
     MethodNotString(JsonKind),
     ParamsNotStructured(JsonKind),
     ResultNotObject(JsonKind),
@@ -169,6 +171,10 @@ impl fmt::Display for ShapeProblem {
             ShapeProblem::NoMethodNoResult => {
                 f.write_str("the message has neither \"method\" nor \"result\"/\"error\"")
             }
+            ShapeProblem::MethodAndResult => {
+                f.write_str("the message has both \"method\" and \"result\"/\"error\"")
+            }
+            ShapeProblem::ResponseIdMissing => f.write_str("a result response has no \"id\""),
             ShapeProblem::MethodNotString(k) => {
                 write!(f, "\"method\" is {}, not a string", k.describe())
             }

@@ -133,7 +133,7 @@ fn directories_are_walked_and_an_empty_one_is_an_error() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         text(&out.stdout),
-        "traces/nested/b.ndjson:1: error[invalid-json]: the line is not valid JSON: expected ident (column 2)\nFound 1 error, 0 warnings, 0 infos in 2 files (4 events, 2 sessions).\n"
+        "traces/nested/b.ndjson:1: error[invalid-json]: the line is not valid JSON: expected ident (column 2)\nFound 1 error, 0 warnings, 0 infos in 2 files (4 events, 1 session).\n"
     );
     let out = mcp_lint(&["empty"], dir.path());
     assert_eq!(out.status.code(), Some(2));

@@ -129,6 +129,13 @@ fn rule_pages_examples_hold() {
                 meta.quote
             ));
         }
+        if let Some(modern) = meta.spec.and_then(|s| s.modern_quote) {
+            if !page.contains(modern) {
+                fail(format!(
+                    "the page does not quote the 2026-07-28 sentence {modern:?}"
+                ));
+            }
+        }
         if let Some(url) = meta.spec_url(None) {
             if !page.contains(&url) {
                 fail(format!("the page does not link {url}"));

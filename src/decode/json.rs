@@ -175,8 +175,13 @@ struct RawMeta<'a> {
         deserialize_with = "present"
     )]
     progress_token: Option<&'a RawValue>,
-    #[serde(default, borrow, rename = "io.modelcontextprotocol/protocolVersion")]
-    protocol_version: Option<Cow<'a, str>>,
+    #[serde(
+        default,
+        borrow,
+        rename = "io.modelcontextprotocol/protocolVersion",
+        deserialize_with = "present"
+    )]
+    protocol_version: Option<&'a RawValue>,
 }
 
 #[derive(serde::Deserialize)]
@@ -313,7 +318,9 @@ fn params_of(raw: Option<ObjectOr<RawParams<'_>>>, problems: &mut Vec<ShapeProbl
     let (meta_progress_token, meta_protocol_version) = match raw.meta {
         Some(ObjectOr::Object(meta)) => (
             meta.progress_token.map(|t| key_field(t, ProgressToken)),
-            meta.protocol_version.map(|v| v.into()),
+            meta.protocol_version
+                .and_then(string_of)
+                .map(|v| v.as_ref().into()),
         ),
         _ => (None, None),
     };
@@ -381,6 +388,9 @@ pub(crate) fn message_of(raw: ObjectOr<RawMessage<'_>>, batch_index: Option<u32>
         Some(v) => problems.push(ShapeProblem::JsonRpcWrong(describe_value(v))),
     }
     let id = raw.id.map(|id| key_field(id, RequestId));
+    if raw.method.is_some() && (raw.result.is_some() || raw.error.is_some()) {
+        problems.push(ShapeProblem::MethodAndResult);
+    }
     let body = if let Some(method) = raw.method {
         let method = match string_of(method) {
             Some(name) => method_name(name),
@@ -399,6 +409,9 @@ pub(crate) fn message_of(raw: ObjectOr<RawMessage<'_>>, batch_index: Option<u32>
             (Some(result), error) => {
                 if error.is_some() {
                     problems.push(ShapeProblem::ResultAndError);
+                }
+                if id.is_none() {
+                    problems.push(ShapeProblem::ResponseIdMissing);
                 }
                 let kind = kind_of(result);
                 if kind != JsonKind::Object {

@@ -194,7 +194,10 @@ fn json_error(e: &serde_json::Error) -> Unreadable {
         .to_string();
     let message = format!("{text} (column {})", e.column());
     match e.classify() {
-        serde_json::error::Category::Data => Unreadable::Envelope(message),
+        // Valid JSON that cannot be one message, such as a duplicated member.
+        serde_json::error::Category::Data => {
+            Unreadable::Json(format!("the line cannot be read: {message}"))
+        }
         _ => Unreadable::Json(format!("the line is not valid JSON: {message}")),
     }
 }

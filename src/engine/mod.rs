@@ -9,10 +9,10 @@ pub mod direction;
 pub mod facts;
 pub mod session;
 
-use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
+use foldhash::{HashMap, HashMapExt};
 
 use crate::diagnostic::Diagnostic;
-use crate::event::{Body, Event, KeyField, Location, Payload, RequestId};
+use crate::event::{Body, Event, KeyField, Location, Payload};
 use crate::rules::{Ctx, Rule};
 
 pub use facts::{CancelTarget, Facts, ProgressTarget, RequestFacts, ResponseTarget};
@@ -35,18 +35,11 @@ struct SourceSessions {
     last_unreadable: Option<Location>,
 }
 
-#[derive(Default)]
-struct SessionSlot {
-    session: Option<Session>,
-    /// Ids of bare requests whose sender could not be inferred; their
-    /// responses are part of the same reported ambiguity.
-    ambiguous_ids: HashSet<RequestId>,
-}
-
 pub struct Engine {
     rules: Vec<&'static dyn Rule>,
     sources: HashMap<u32, SourceSessions>,
-    slots: Vec<SessionSlot>,
+    /// Sessions by index; `None` once their input has ended.
+    slots: Vec<Option<Session>>,
     diagnostics: Vec<Diagnostic>,
     stats: Stats,
 }
@@ -78,10 +71,8 @@ impl Engine {
             return index;
         }
         let index = self.slots.len();
-        self.slots.push(SessionSlot {
-            session: Some(Session::new(source, name.map(Into::into))),
-            ambiguous_ids: HashSet::new(),
-        });
+        self.slots
+            .push(Some(Session::new(source, name.map(Into::into))));
         match name {
             None => sessions.default = Some(index),
             Some(name) => {
@@ -96,10 +87,25 @@ impl Engine {
     pub fn feed(&mut self, event: &Event) {
         self.stats.events += 1;
         let source = event.location.source;
+        if let Payload::Unreadable(_) = &event.payload {
+            // An unreadable line names no session it could belong to.
+            let scratch = Session::new(source, None);
+            let sessions = self.sources.entry(source).or_default();
+            let ctx = Ctx {
+                event,
+                message: None,
+                from: None,
+                session: &scratch,
+                facts: Facts::None,
+                source_unreadable: sessions.last_unreadable,
+            };
+            run_rules(&self.rules, &ctx, &mut self.diagnostics);
+            sessions.last_unreadable = Some(event.location);
+            return;
+        }
         let index = self.slot_index(source, event.session.as_deref());
-        let source_unreadable = self.sources[&source].last_unreadable;
-        let slot = &mut self.slots[index];
-        let Some(session) = slot.session.as_mut() else {
+        let sessions = self.sources.get_mut(&source).expect("slot_index made it");
+        let Some(session) = self.slots[index].as_mut() else {
             return;
         };
         let mut ctx = Ctx {
@@ -108,68 +114,77 @@ impl Engine {
             from: event.from,
             session,
             facts: Facts::None,
-            source_unreadable,
+            source_unreadable: sessions.last_unreadable,
         };
-        match &event.payload {
-            Payload::Unreadable(_) => {
+        let message = match &event.payload {
+            Payload::Message(message) => message,
+            _ => {
                 run_rules(&self.rules, &ctx, &mut self.diagnostics);
-                if let Some(sessions) = self.sources.get_mut(&source) {
-                    sessions.last_unreadable = Some(event.location);
-                }
-            }
-            Payload::Transport(_) => {
-                run_rules(&self.rules, &ctx, &mut self.diagnostics);
-                if let Some(from) = event.from {
+                if let (Payload::Transport(_), Some(from)) = (&event.payload, event.from) {
                     session.note_closed(from, event.location);
                 }
+                return;
             }
-            Payload::Message(message) => {
-                ctx.message = Some(message);
-                if matches!(message.body, Body::Unclassifiable) {
-                    ctx.from = None;
-                    run_rules(&self.rules, &ctx, &mut self.diagnostics);
+        };
+        ctx.message = Some(message);
+        if matches!(message.body, Body::Unclassifiable) {
+            ctx.from = None;
+            run_rules(&self.rules, &ctx, &mut self.diagnostics);
+            return;
+        }
+        let from = match event.from {
+            Some(from) => from,
+            None => match direction::infer_sender(session, message) {
+                Ok(from) => from,
+                Err(reason) => {
+                    let (request_id, response_id) = match &message.body {
+                        Body::Request {
+                            id: KeyField::Valid(id),
+                            ..
+                        } => (Some(id), None),
+                        Body::Response {
+                            id: Some(KeyField::Valid(id)),
+                            ..
+                        } => (None, Some(id)),
+                        _ => (None, None),
+                    };
+                    // The response to an ambiguous request was announced with it.
+                    let announced =
+                        response_id.is_some_and(|id| session.ambiguous_requests.contains(id));
+                    if !announced {
+                        let ctx = Ctx {
+                            facts: Facts::Ambiguous(reason),
+                            ..ctx
+                        };
+                        run_rules(&self.rules, &ctx, &mut self.diagnostics);
+                    }
+                    if let Some(id) = request_id {
+                        session.ambiguous_requests.insert(id.clone());
+                    }
+                    if let Some(id) = response_id {
+                        session.ambiguous_requests.remove(id);
+                        session.ambiguous_responses.insert(id.clone());
+                    }
                     return;
                 }
-                let from = match event.from {
-                    Some(from) => from,
-                    None => match direction::infer_sender(session, message) {
-                        Ok(from) => from,
-                        Err(reason) => {
-                            let announced = match &message.body {
-                                Body::Request {
-                                    id: KeyField::Valid(id),
-                                    ..
-                                } => {
-                                    slot.ambiguous_ids.insert(id.clone());
-                                    false
-                                }
-                                Body::Response {
-                                    id: Some(KeyField::Valid(id)),
-                                    ..
-                                } => slot.ambiguous_ids.remove(id),
-                                _ => false,
-                            };
-                            if !announced {
-                                ctx.facts = Facts::Ambiguous(reason);
-                                run_rules(&self.rules, &ctx, &mut self.diagnostics);
-                            }
-                            return;
-                        }
-                    },
-                };
-                ctx.from = Some(from);
-                ctx.facts = facts::classify(session, from, message);
-                run_rules(&self.rules, &ctx, &mut self.diagnostics);
-                let transition = ctx.facts.transition();
-                session.apply(
-                    from,
-                    message,
-                    event.location,
-                    event.stream.as_deref(),
-                    &transition,
-                );
-            }
+            },
+        };
+        ctx.from = Some(from);
+        ctx.facts = facts::classify(session, from, message);
+        run_rules(&self.rules, &ctx, &mut self.diagnostics);
+        let transition = ctx.facts.transition();
+        if let Facts::Response(ResponseTarget::NullId) = ctx.facts {
+            // A null-id error answers the unreadable message it is about.
+            sessions.last_unreadable = None;
+            session.clear_unreadable(from.peer());
         }
+        session.apply(
+            from,
+            message,
+            event.location,
+            event.stream.as_deref(),
+            &transition,
+        );
     }
 
     /// Ends every session of one input: end-of-session rules run, and the
@@ -185,12 +200,11 @@ impl Engine {
             .collect();
         indices.sort_unstable();
         for index in indices {
-            if let Some(session) = self.slots[index].session.take() {
+            if let Some(session) = self.slots[index].take() {
                 for rule in &self.rules {
                     rule.session_end(&session, &mut self.diagnostics);
                 }
             }
-            self.slots[index].ambiguous_ids.clear();
         }
     }
 

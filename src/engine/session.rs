@@ -4,7 +4,7 @@
 //! Only [`Session::apply`] changes it, after the rules have looked at an event
 //! against the state before it.
 
-use foldhash::HashMap;
+use foldhash::{HashMap, HashSet};
 
 use crate::event::{
     Body, KeyField, Location, Message, Method, Outcome, ProgressToken, RequestId, Side,
@@ -34,6 +34,15 @@ pub enum RequestState {
     Completed,
 }
 
+/// A cancellation of a request by its requester.
+#[derive(Debug, Clone)]
+pub struct Cancel {
+    pub location: Location,
+    /// Its position in the session's message order.
+    pub seq: u64,
+    pub stream: Option<Box<str>>,
+}
+
 #[derive(Debug, Clone)]
 pub struct Request {
     pub id: RequestId,
@@ -43,14 +52,16 @@ pub struct Request {
     pub seq: u64,
     pub token: Option<ProgressToken>,
     pub state: RequestState,
-    /// The cancellation: where, and its position in the message order.
-    pub cancel: Option<(Location, u64)>,
+    pub cancel: Option<Cancel>,
     pub response: Option<Location>,
     /// The stream the response travelled on, if the trace names streams.
     pub response_stream: Option<Box<str>>,
     /// The last progress value the receiver sent for this request.
     pub last_progress: Option<(f64, Location)>,
     pub stream: Option<Box<str>>,
+    /// Earlier requests with the same id (a reuse) still waiting for their
+    /// answers: the next answers are theirs, not duplicates.
+    pub unanswered_copies: u32,
 }
 
 impl Request {
@@ -71,9 +82,10 @@ pub struct Registry {
     pub released_tokens: HashMap<ProgressToken, RequestId>,
     /// `notifications/*` messages this side sent with an id, by that id.
     pub id_notifications: HashMap<RequestId, Location>,
-    /// The highest position of a message of the other side that this side
-    /// has answered (or sent progress for): proof it had read that far.
-    pub read_upto: u64,
+    /// Per stream, the highest position of a message of the other side that
+    /// this side has answered (or sent progress for): proof it had read that
+    /// far on that stream. Streams are ordered only within themselves.
+    pub read_upto: HashMap<Option<Box<str>>, u64>,
     /// Where this side closed its end, if it did.
     pub closed: Option<Location>,
     /// Where this side last sent something whose id could not be read.
@@ -91,6 +103,11 @@ impl Registry {
             .get(token)
             .or_else(|| self.released_tokens.get(token))
             .and_then(|id| self.requests.get(id))
+    }
+
+    fn note_read(&mut self, request_stream: Option<Box<str>>, request_seq: u64) {
+        let upto = self.read_upto.entry(request_stream).or_insert(0);
+        *upto = (*upto).max(request_seq);
     }
 
     fn release_token(&mut self, id: &RequestId) {
@@ -131,6 +148,12 @@ pub struct Session {
     pub version: Option<Box<str>>,
     /// Messages seen so far; a message's position in the session's order.
     pub messages: u64,
+    /// Ids of bare requests whose sender could not be inferred; their
+    /// responses are part of the same reported ambiguity.
+    pub ambiguous_requests: HashSet<RequestId>,
+    /// Ids of bare responses whose sender could not be inferred: the
+    /// request they answer is unknown, so none of those may be called unanswered.
+    pub ambiguous_responses: HashSet<RequestId>,
     sides: [Registry; 2],
 }
 
@@ -144,6 +167,8 @@ impl Session {
             lifecycle: Lifecycle::default(),
             version: None,
             messages: 0,
+            ambiguous_requests: HashSet::default(),
+            ambiguous_responses: HashSet::default(),
             sides: Default::default(),
         }
     }
@@ -157,16 +182,24 @@ impl Session {
         &mut self.sides[side.index()]
     }
 
-    /// Whether the trace proves that `receiver` had read the cancellation
-    /// (at position `cancel_seq`) before its current message: it had already
-    /// answered a message its peer sent after the cancellation.
-    pub fn cancel_reached(&self, receiver: Side, cancel_seq: u64) -> bool {
-        self.side(receiver).read_upto > cancel_seq
+    /// Whether the trace proves that `receiver` had read `cancel` before its
+    /// current message: it had already answered a message its peer sent after
+    /// the cancellation on the same ordered stream.
+    pub fn cancel_reached(&self, receiver: Side, cancel: &Cancel) -> bool {
+        self.side(receiver)
+            .read_upto
+            .get(&cancel.stream)
+            .is_some_and(|upto| *upto > cancel.seq)
     }
 
     /// Whether rules about the handshake apply to this session.
     pub fn has_handshake(&self) -> bool {
         self.era == Era::Legacy && self.complete
+    }
+
+    /// An error with a null id answered the unreadable message `side` sent.
+    pub(crate) fn clear_unreadable(&mut self, side: Side) {
+        self.side_mut(side).last_unreadable = None;
     }
 
     pub(crate) fn note_closed(&mut self, from: Side, location: Location) {
@@ -222,6 +255,11 @@ impl Session {
                     _ => None,
                 };
                 let registry = self.side_mut(from);
+                let unanswered_copies = registry
+                    .requests
+                    .get(id)
+                    .filter(|earlier| earlier.is_outstanding())
+                    .map_or(0, |earlier| earlier.unanswered_copies + 1);
                 if let Some(token) = &token {
                     registry.active_tokens.insert(token.clone(), id.clone());
                     registry.released_tokens.remove(token);
@@ -240,6 +278,7 @@ impl Session {
                         response_stream: None,
                         last_progress: None,
                         stream: stream.map(Into::into),
+                        unanswered_copies,
                     },
                 );
             }
@@ -249,19 +288,22 @@ impl Session {
                     registry.release_token(id);
                     if let Some(request) = registry.requests.get_mut(id) {
                         request.state = RequestState::CancelRequested;
-                        request.cancel = Some((location, seq));
+                        request.cancel = Some(Cancel {
+                            location,
+                            seq,
+                            stream: stream.map(Into::into),
+                        });
                     }
                 }
                 Transition::Progress(id) => {
                     let Some(request) = self.sides[from.peer().index()].requests.get_mut(id) else {
                         return;
                     };
-                    let request_seq = request.seq;
+                    let (request_seq, request_stream) = (request.seq, request.stream.clone());
                     if let crate::event::NumberField::Number(value) = params.progress {
                         request.last_progress = Some((value, location));
                     }
-                    let reader = self.side_mut(from);
-                    reader.read_upto = reader.read_upto.max(request_seq);
+                    self.side_mut(from).note_read(request_stream, request_seq);
                 }
                 _ if method == "notifications/initialized" && from == Side::Client => {
                     self.lifecycle.initialized.get_or_insert(location);
@@ -279,16 +321,20 @@ impl Session {
                         .as_ref()
                         .is_some_and(|(init, _)| init == id);
                 let requester = self.side_mut(from.peer());
-                requester.release_token(id);
                 let Some(request) = requester.requests.get_mut(id) else {
                     return;
                 };
-                request.state = RequestState::Completed;
-                request.response = Some(location);
-                request.response_stream = stream.map(Into::into);
-                let request_seq = request.seq;
-                let reader = self.side_mut(from);
-                reader.read_upto = reader.read_upto.max(request_seq);
+                let (request_seq, request_stream) = (request.seq, request.stream.clone());
+                if request.unanswered_copies > 0 {
+                    // The answer to an earlier request that reused this id.
+                    request.unanswered_copies -= 1;
+                } else {
+                    request.state = RequestState::Completed;
+                    request.response = Some(location);
+                    request.response_stream = stream.map(Into::into);
+                    requester.release_token(id);
+                }
+                self.side_mut(from).note_read(request_stream, request_seq);
                 if is_initialize && self.lifecycle.initialize_response.is_none() {
                     let ok = matches!(outcome, Outcome::Result { .. });
                     self.lifecycle.initialize_response = Some((location, ok));

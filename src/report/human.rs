@@ -223,8 +223,8 @@ pub(super) fn write(report: &Report, color: bool, out: &mut dyn Sink) -> std::io
         if let Some(note) = &d.note {
             help = format!("{help}\nnote: {note}");
         }
-        if !d.rule.quote.is_empty() {
-            help = format!("{help}\nspec: \"{}\"", d.rule.quote);
+        if !d.quote.is_empty() {
+            help = format!("{help}\nspec: \"{}\"", d.quote);
         }
         if let Some(session) = &d.session {
             help = format!(

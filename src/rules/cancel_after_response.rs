@@ -14,6 +14,7 @@ pub static META: RuleMeta = RuleMeta {
     spec: Some(SpecPage {
         legacy: "basic/utilities/cancellation",
         modern: Some("basic/patterns/cancellation"),
+        modern_quote: None,
     }),
     help: "nothing to fix if the response and the cancellation crossed; the receiver ignores the cancellation",
 };

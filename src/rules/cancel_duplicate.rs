@@ -14,6 +14,7 @@ pub static META: RuleMeta = RuleMeta {
     spec: Some(SpecPage {
         legacy: "basic/utilities/cancellation",
         modern: Some("basic/patterns/cancellation"),
+        modern_quote: None,
     }),
     help: "send one cancellation per request; make the cancel path idempotent (for example, a timeout racing a user's cancel)",
 };
@@ -35,7 +36,7 @@ impl Rule for CancelDuplicate {
                 format!("{from} cancels request {} a second time", request.id),
             )
             .with_request_id(&request.id);
-        if let Some((first, _)) = request.cancel {
+        if let Some(first) = request.cancel.as_ref().map(|c| c.location) {
             diagnostic = diagnostic.with_related(first, "first cancelled here");
         }
         out.push(diagnostic);

@@ -14,6 +14,7 @@ pub static META: RuleMeta = RuleMeta {
     spec: Some(SpecPage {
         legacy: "basic/utilities/cancellation",
         modern: None,
+        modern_quote: None,
     }),
     help: "to give up on a server that does not answer initialize, close the connection instead",
 };

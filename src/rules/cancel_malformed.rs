@@ -14,6 +14,7 @@ pub static META: RuleMeta = RuleMeta {
     spec: Some(SpecPage {
         legacy: "basic/utilities/cancellation",
         modern: Some("basic/patterns/cancellation"),
+        modern_quote: None,
     }),
     help: "send params.requestId with the string or integer id of the request to cancel, and an optional string reason",
 };

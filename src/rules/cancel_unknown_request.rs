@@ -1,6 +1,6 @@
 //! `cancel-unknown-request`: a cancellation names an id its sender never issued.
 
-use super::{unless_partial, Ctx, Rule, PARTIAL_NOTE};
+use super::{Ctx, Rule};
 use crate::diagnostic::{Diagnostic, RuleMeta, Severity, SpecPage};
 use crate::engine::{CancelTarget, Facts};
 
@@ -14,6 +14,7 @@ pub static META: RuleMeta = RuleMeta {
     spec: Some(SpecPage {
         legacy: "basic/utilities/cancellation",
         modern: Some("basic/patterns/cancellation"),
+        modern_quote: None,
     }),
     help: "cancel only requests you sent and have not had an answer to, by their exact id (1 and \"1\" are different ids)",
 };
@@ -32,11 +33,8 @@ impl Rule for CancelUnknownRequest {
                 &META,
                 format!("{from} cancels request {id}, which it never sent in this session"),
             )
-            .with_severity(unless_partial(ctx.session, Severity::Error))
             .with_request_id(id);
-        if !ctx.session.complete {
-            diagnostic = diagnostic.with_note(PARTIAL_NOTE);
-        }
+        diagnostic = diagnostic.lowered_unless_proven(ctx, Severity::Info);
         out.push(diagnostic);
     }
 }

@@ -1,6 +1,6 @@
 //! `cancel-wrong-direction`: a side cancels a request the other side issued.
 
-use super::{describe_request, Ctx, Rule, PARTIAL_NOTE};
+use super::{describe_request, Ctx, Rule};
 use crate::diagnostic::{Diagnostic, RuleMeta, Severity, SpecPage};
 use crate::engine::{CancelTarget, Facts};
 
@@ -14,6 +14,7 @@ pub static META: RuleMeta = RuleMeta {
     spec: Some(SpecPage {
         legacy: "basic/utilities/cancellation",
         modern: Some("basic/patterns/cancellation"),
+        modern_quote: None,
     }),
     help: "a side may cancel only its own requests; to refuse a request it received, it answers with an error",
 };
@@ -43,12 +44,7 @@ impl Rule for CancelWrongDirection {
                 request.location,
                 format!("{} was sent here", describe_request(from.peer(), request)),
             );
-        if !ctx.session.complete {
-            // The canceller may have issued the same id before the excerpt.
-            diagnostic = diagnostic
-                .with_severity(Severity::Warning)
-                .with_note(PARTIAL_NOTE);
-        }
+        diagnostic = diagnostic.lowered_unless_proven(ctx, Severity::Warning);
         out.push(diagnostic);
     }
 }

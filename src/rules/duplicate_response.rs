@@ -14,6 +14,7 @@ pub static META: RuleMeta = RuleMeta {
     spec: Some(SpecPage {
         legacy: "basic/index",
         modern: Some("basic/index"),
+        modern_quote: None,
     }),
     help: "answer each request exactly once; look for a handler that both returns a result and sends an error",
 };

@@ -14,6 +14,7 @@ pub static META: RuleMeta = RuleMeta {
     spec: Some(SpecPage {
         legacy: "basic/transports",
         modern: Some("basic/transports/index"),
+        modern_quote: None,
     }),
     help: "every line must hold one complete JSON value; a recorder that mixes other output into the trace, or a peer that writes non-JSON to stdout, breaks the stream",
 };

@@ -13,6 +13,7 @@ pub static META: RuleMeta = RuleMeta {
     spec: Some(SpecPage {
         legacy: "basic/index",
         modern: Some("basic/index"),
+        modern_quote: None,
     }),
     help: "send \"jsonrpc\": \"2.0\" and exactly one of: a method (request or notification), a result, or an error object with an integer code and a string message",
 };

@@ -122,6 +122,7 @@ pub fn new_diagnostic(
         request_id: None,
         progress_token: None,
         related: Vec::new(),
+        quote: meta.quote_for(session.version.as_deref()),
         note: None,
         label: None,
         spec_url: meta.spec_url(session.version.as_deref()),
@@ -140,19 +141,26 @@ impl Diagnostic {
     }
 }
 
-/// The severity of a finding that is certain only when the trace holds the
-/// start of the session: otherwise the id or token may predate the excerpt.
-pub(crate) fn unless_partial(session: &Session, certain: Severity) -> Severity {
-    if session.complete {
-        certain
-    } else {
-        Severity::Info
+impl Diagnostic {
+    /// Lowers a finding about something "never sent" to `lowered` when the
+    /// trace cannot prove the absence: it starts mid-session, or an earlier
+    /// line could not be read (the missing message may be on it).
+    pub(crate) fn lowered_unless_proven(self, ctx: &Ctx, lowered: Severity) -> Self {
+        match (ctx.session.complete, ctx.source_unreadable) {
+            (false, _) => self.with_severity(lowered).with_note(PARTIAL_NOTE),
+            (true, Some(line)) => self
+                .with_severity(lowered)
+                .with_note(UNREADABLE_NOTE)
+                .with_related(line, "this line could not be read"),
+            (true, None) => self,
+        }
     }
 }
 
-/// The note for findings lowered because the trace starts mid-session.
-pub(crate) const PARTIAL_NOTE: &str =
+const PARTIAL_NOTE: &str =
     "the trace does not start at initialize, so this may refer to a message sent before the recording began";
+const UNREADABLE_NOTE: &str =
+    "an earlier line of the trace could not be read, so this may refer to a message on that line";
 
 /// How a side names a request in messages: "client request 3 (tools/call)".
 pub(crate) fn describe_request(side: Side, request: &crate::engine::Request) -> String {

@@ -14,6 +14,7 @@ pub static META: RuleMeta = RuleMeta {
     spec: Some(SpecPage {
         legacy: "basic/utilities/progress",
         modern: Some("basic/patterns/progress"),
+        modern_quote: None,
     }),
     help: "stop sending progress once the response is written, and once a cancellation for the request has been read",
 };
@@ -56,10 +57,10 @@ impl Rule for ProgressAfterTerminal {
                 (request, diagnostic)
             }
             ProgressTarget::Cancelled(request) => {
-                let Some((cancel, cancel_seq)) = request.cancel else {
+                let Some(cancel) = &request.cancel else {
                     return;
                 };
-                let reached = ctx.session.cancel_reached(from, cancel_seq);
+                let reached = ctx.session.cancel_reached(from, cancel);
                 let diagnostic = ctx
                     .diagnostic(
                         &META,
@@ -80,7 +81,7 @@ impl Rule for ProgressAfterTerminal {
                         MAY_HAVE_CROSSED
                     })
                     .with_label("progress after the cancellation")
-                    .with_related(cancel, "cancelled here");
+                    .with_related(cancel.location, "cancelled here");
                 (request, diagnostic)
             }
             _ => return,

@@ -14,6 +14,7 @@ pub static META: RuleMeta = RuleMeta {
     spec: Some(SpecPage {
         legacy: "basic/utilities/progress",
         modern: Some("basic/patterns/progress"),
+        modern_quote: None,
     }),
     help: "send params.progressToken, a numeric params.progress, and optionally a numeric total and a string message",
 };

@@ -15,6 +15,7 @@ pub static META: RuleMeta = RuleMeta {
     spec: Some(SpecPage {
         legacy: "basic/utilities/progress",
         modern: Some("basic/patterns/progress"),
+        modern_quote: None,
     }),
     help: "report strictly increasing progress values; skip an update rather than repeat a value",
 };

@@ -14,6 +14,7 @@ pub static META: RuleMeta = RuleMeta {
     spec: Some(SpecPage {
         legacy: "basic/utilities/progress",
         modern: Some("basic/patterns/progress"),
+        modern_quote: None,
     }),
     help: "use a string or an integer as the progress token (integer 0 is valid)",
 };

@@ -14,6 +14,7 @@ pub static META: RuleMeta = RuleMeta {
     spec: Some(SpecPage {
         legacy: "basic/utilities/progress",
         modern: Some("basic/patterns/progress"),
+        modern_quote: None,
     }),
     help: "pick a token no running request uses; a token is free again once its request is answered or cancelled",
 };

@@ -1,6 +1,6 @@
 //! `progress-unknown-token`: progress for a token no request of the peer carried.
 
-use super::{unless_partial, Ctx, Rule, PARTIAL_NOTE};
+use super::{Ctx, Rule};
 use crate::diagnostic::{Diagnostic, RuleMeta, Severity, SpecPage};
 use crate::engine::{Facts, ProgressTarget};
 
@@ -14,6 +14,7 @@ pub static META: RuleMeta = RuleMeta {
     spec: Some(SpecPage {
         legacy: "basic/utilities/progress",
         modern: Some("basic/patterns/progress"),
+        modern_quote: None,
     }),
     help: "send progress only with the exact progressToken from the _meta of the request being worked on (1 and \"1\" are different tokens)",
 };
@@ -36,11 +37,8 @@ impl Rule for ProgressUnknownToken {
                     from.peer()
                 ),
             )
-            .with_severity(unless_partial(ctx.session, Severity::Error))
             .with_progress_token(token);
-        if !ctx.session.complete {
-            diagnostic = diagnostic.with_note(PARTIAL_NOTE);
-        }
+        diagnostic = diagnostic.lowered_unless_proven(ctx, Severity::Info);
         out.push(diagnostic);
     }
 }

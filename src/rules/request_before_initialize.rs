@@ -15,6 +15,7 @@ pub static META: RuleMeta = RuleMeta {
     spec: Some(SpecPage {
         legacy: "basic/lifecycle",
         modern: None,
+        modern_quote: None,
     }),
     help: "wait for the initialize response (client) or the notifications/initialized notification (server) before sending requests",
 };
@@ -37,26 +38,27 @@ impl Rule for RequestBeforeInitialize {
         let Some((_, init_location)) = &lifecycle.initialize else {
             return;
         };
-        if lifecycle.initialized.is_some() {
-            return;
-        }
         let method = crate::sanitize::escape_controls(method);
-        let (message, related) = match (from, lifecycle.initialize_response) {
-            (Side::Client, None) => (
+        let (message, related) = match (from, lifecycle.initialize_response, lifecycle.initialized) {
+            // The client waits for the initialize response even if it sent
+            // `initialized` too early.
+            (Side::Client, None, _) => (
                 format!("client sends {method} before the server has answered initialize"),
-                (
-                    *init_location,
-                    "initialize was sent here and is not answered yet",
-                ),
+                (*init_location, "initialize was sent here and is not answered yet"),
             ),
-            (Side::Client, Some((answered, _))) => (
+            (_, Some((answered, false)), _) => (
+                format!("{from} sends {method} although initialize failed, so the session was never initialized"),
+                (answered, "initialize failed here"),
+            ),
+            (Side::Client, Some((answered, true)), None) => (
                 format!("client sends {method} before it sent notifications/initialized"),
                 (answered, "the server answered initialize here"),
             ),
-            (Side::Server, _) => (
+            (Side::Server, _, None) => (
                 format!("server sends {method} before the client sent notifications/initialized"),
                 (*init_location, "the session started here"),
             ),
+            (_, _, Some(_)) => return,
         };
         let mut diagnostic = ctx
             .diagnostic(&META, message)

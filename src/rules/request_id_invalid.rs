@@ -14,6 +14,7 @@ pub static META: RuleMeta = RuleMeta {
     spec: Some(SpecPage {
         legacy: "basic/index",
         modern: Some("basic/index"),
+        modern_quote: None,
     }),
     help: "use a string or an integer as the request id (integer 0 is valid)",
 };

@@ -14,6 +14,7 @@ pub static META: RuleMeta = RuleMeta {
     spec: Some(SpecPage {
         legacy: "basic/index",
         modern: Some("basic/index"),
+        modern_quote: Some("The request ID MUST NOT match the ID of any other request the sender has issued and not yet received a response for."),
     }),
     help: "give every request of a session a fresh id, for example from a counter that never goes back",
 };

@@ -15,6 +15,7 @@ pub static META: RuleMeta = RuleMeta {
     spec: Some(SpecPage {
         legacy: "basic/utilities/cancellation",
         modern: Some("basic/patterns/cancellation"),
+        modern_quote: None,
     }),
     help: "once a cancellation is read, stop the work and send no response; the requester ignores it anyway",
 };
@@ -30,10 +31,10 @@ impl Rule for ResponseAfterCancel {
         else {
             return;
         };
-        let Some((cancel, cancel_seq)) = request.cancel else {
+        let Some(cancel) = &request.cancel else {
             return;
         };
-        let reached = ctx.session.cancel_reached(from, cancel_seq);
+        let reached = ctx.session.cancel_reached(from, cancel);
         out.push(
             ctx.diagnostic(
                 &META,
@@ -56,7 +57,7 @@ impl Rule for ResponseAfterCancel {
             .with_label("response after the cancellation")
             .with_request_id(&request.id)
             .with_related(request.location, "the request")
-            .with_related(cancel, "cancelled here"),
+            .with_related(cancel.location, "cancelled here"),
         );
     }
 }

@@ -15,6 +15,7 @@ pub static META: RuleMeta = RuleMeta {
     spec: Some(SpecPage {
         legacy: "basic/index",
         modern: Some("basic/index"),
+        modern_quote: None,
     }),
     help: "send nothing in reply to a notification; a reply with a null id is only for an error about a message whose id could not be read, and a notifications/* method sent with an id gets an error such as -32601 Method not found, never a result",
 };

@@ -1,6 +1,6 @@
 //! `response-unknown-id`: a response whose id matches no request of the other side.
 
-use super::{describe_request, unless_partial, Ctx, Rule, PARTIAL_NOTE};
+use super::{describe_request, Ctx, Rule};
 use crate::diagnostic::{Diagnostic, RuleMeta, Severity, SpecPage};
 use crate::engine::{Facts, ResponseTarget};
 
@@ -14,6 +14,7 @@ pub static META: RuleMeta = RuleMeta {
     spec: Some(SpecPage {
         legacy: "basic/index",
         modern: Some("basic/index"),
+        modern_quote: None,
     }),
     help: "answer with the id of the request exactly as received, keeping its type (1 and \"1\" are different ids)",
 };
@@ -52,7 +53,6 @@ impl Rule for ResponseUnknownId {
                 &META,
                 format!("{from} answers request {id}, which the {peer} never sent"),
             )
-            .with_severity(unless_partial(ctx.session, Severity::Error))
             .with_request_id(id);
         if let Some(own) = own {
             diagnostic = diagnostic.with_related(
@@ -63,9 +63,7 @@ impl Rule for ResponseUnknownId {
                 ),
             );
         }
-        if !ctx.session.complete {
-            diagnostic = diagnostic.with_note(PARTIAL_NOTE);
-        }
+        diagnostic = diagnostic.lowered_unless_proven(ctx, Severity::Info);
         out.push(diagnostic);
     }
 }

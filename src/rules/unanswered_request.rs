@@ -15,6 +15,7 @@ pub static META: RuleMeta = RuleMeta {
     spec: Some(SpecPage {
         legacy: "basic/lifecycle",
         modern: Some("basic/patterns/cancellation"),
+        modern_quote: None,
     }),
     help: "if the recording ended early this is expected; otherwise the receiver lost the request, or the requester should have cancelled it after a timeout",
 };
@@ -30,7 +31,9 @@ impl Rule for UnansweredRequest {
             let mut open: Vec<_> = registry
                 .requests
                 .values()
-                .filter(|r| r.state == RequestState::Running)
+                .filter(|r| {
+                    r.state == RequestState::Running && !session.ambiguous_responses.contains(&r.id)
+                })
                 .collect();
             open.sort_by_key(|r| r.seq);
             let closed = session.side(side.peer()).closed;
@@ -39,10 +42,18 @@ impl Rule for UnansweredRequest {
                     &META,
                     session,
                     request.location,
-                    format!(
-                        "{} got neither a response nor a cancellation before the session ended",
-                        describe_request(side, request)
-                    ),
+                    if request.method == "initialize" {
+                        // A cancellation of initialize does not count: it is not allowed.
+                        format!(
+                            "{} got no response before the session ended",
+                            describe_request(side, request)
+                        )
+                    } else {
+                        format!(
+                            "{} got neither a response nor a cancellation before the session ended",
+                            describe_request(side, request)
+                        )
+                    },
                 )
                 .with_request_id(&request.id);
                 diagnostic.from = Some(side);
