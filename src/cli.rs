@@ -196,7 +196,10 @@ pub fn run(cli: Cli) -> u8 {
         let name = input.display_name();
         let text = match input {
             InputPath::File(path) => SourceText::open(path).map(|text| {
-                linter.lint_bytes(source, text.bytes());
+                match &text {
+                    SourceText::Mapped(map) => linter.lint_mapped(source, map),
+                    SourceText::Owned(bytes) => linter.lint_bytes(source, bytes),
+                };
                 Some(text)
             }),
             InputPath::Stdin => lint_stdin(&mut linter, source),

@@ -38,7 +38,41 @@ impl Linter {
             format,
             lines_before: 0,
         };
-        self.lint_region(&mut cursor, 0, bytes);
+        self.lint_region(&mut cursor, 0, bytes, &mut |_| {});
+        self.engine.end_source(source);
+        format
+    }
+
+    /// Lints a memory-mapped input, handing the pages it has decoded back to
+    /// the kernel as it goes, so resident memory does not grow with the file.
+    /// (Reports read quoted lines from the map again; the kernel reloads them.)
+    pub fn lint_mapped(&mut self, source: u32, map: &memmap2::Mmap) -> Format {
+        let format = self.format.unwrap_or_else(|| detect(map));
+        let mut cursor = Cursor {
+            source,
+            format,
+            lines_before: 0,
+        };
+        let page = 4096;
+        let mut released = 0;
+        self.lint_region(&mut cursor, 0, map, &mut |decoded_upto| {
+            let end = decoded_upto / page * page;
+            if end > released {
+                // SAFETY: the map is a read-only, file-backed mapping: after
+                // MADV_DONTNEED its pages are read from the file again on the
+                // next access, so no data is lost. No reference into the
+                // released range is alive: its events own their data.
+                #[cfg(unix)]
+                let _ = unsafe {
+                    map.unchecked_advise_range(
+                        memmap2::UncheckedAdvice::DontNeed,
+                        released,
+                        end - released,
+                    )
+                };
+                released = end;
+            }
+        });
         self.engine.end_source(source);
         format
     }
@@ -58,15 +92,22 @@ impl Linter {
                 format: self.format.unwrap_or_else(|| detect(bytes)),
                 lines_before: 0,
             });
-            self.lint_region(cursor, offset, bytes);
+            self.lint_region(cursor, offset, bytes, &mut |_| {});
         });
         self.engine.end_source(source);
         result.map(|()| cursor.map_or(self.format.unwrap_or(Format::Canonical), |c| c.format))
     }
 
     /// Decodes `bytes` (whole lines starting at `offset`) in parallel and
-    /// feeds the events to the engine in order.
-    fn lint_region(&mut self, cursor: &mut Cursor, offset: u64, bytes: &[u8]) {
+    /// feeds the events to the engine in order. `decoded` is told how far
+    /// into `bytes` everything has been decoded (events own their data).
+    fn lint_region(
+        &mut self,
+        cursor: &mut Cursor,
+        offset: u64,
+        bytes: &[u8],
+        decoded_upto: &mut dyn FnMut(usize),
+    ) {
         let chunks = split_lines(bytes, CHUNK_BYTES);
         let batch = (rayon::current_num_threads() * 2).max(2);
         let (source, format) = (cursor.source, cursor.format);
@@ -83,6 +124,9 @@ impl Linter {
             let lines_before = &mut cursor.lines_before;
             let ((), decoded) = rayon::join(|| feed(engine, ready, lines_before), || decode(group));
             pending = decoded;
+            if let Some((start, chunk)) = group.last() {
+                decoded_upto(start + chunk.len());
+            }
         }
         feed(&mut self.engine, pending, &mut cursor.lines_before);
     }

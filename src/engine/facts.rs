@@ -7,7 +7,7 @@
 
 use crate::event::{Body, JsonKind, KeyField, Location, Message, ProgressToken, RequestId, Side};
 
-use super::session::{Era, Request, RequestState, Session};
+use super::session::{Era, Request, RequestState, RequestView, Session};
 
 #[derive(Debug)]
 pub enum Facts<'s> {
@@ -25,9 +25,9 @@ pub enum Facts<'s> {
 pub struct RequestFacts<'s> {
     /// An earlier request of the same sender with the same id that makes
     /// this one a reuse (any earlier one; in 2026-07-28 only an unanswered one).
-    pub earlier: Option<&'s Request>,
+    pub earlier: Option<RequestView<'s>>,
     /// Another running request of the same sender that holds this request's token.
-    pub token_holder: Option<&'s Request>,
+    pub token_holder: Option<RequestView<'s>>,
 }
 
 #[derive(Debug)]
@@ -35,13 +35,13 @@ pub enum CancelTarget<'s> {
     /// Not a valid cancellation; the text says why.
     Malformed(String),
     /// The client's own initialize request.
-    Initialize(&'s Request),
+    Initialize(RequestView<'s>),
     /// A running request of the sender: the ordinary case.
-    Running(&'s Request),
-    AlreadyCancelled(&'s Request),
-    AfterResponse(&'s Request),
+    Running(RequestView<'s>),
+    AlreadyCancelled(RequestView<'s>),
+    AfterResponse(RequestView<'s>),
     /// No request of the sender has this id, but the peer issued one.
-    WrongDirection(&'s Request),
+    WrongDirection(RequestView<'s>),
     Unknown(RequestId),
 }
 
@@ -50,13 +50,13 @@ pub enum ProgressTarget<'s> {
     /// No token, or one of the wrong type (other rules report those).
     Unusable,
     /// A running request of the peer carries the token: the ordinary case.
-    Active(&'s Request),
+    Active(RequestView<'s>),
     /// The peer's request that last carried the token was cancelled by it.
-    Cancelled(&'s Request),
+    Cancelled(RequestView<'s>),
     /// The peer's request that last carried the token was answered.
-    Completed(&'s Request),
+    Completed(RequestView<'s>),
     /// Only a request of the sender itself carries the token.
-    OwnToken(&'s Request),
+    OwnToken(RequestView<'s>),
     Unknown(ProgressToken),
 }
 
@@ -66,17 +66,17 @@ pub enum ResponseTarget<'s> {
     NullId,
     InvalidId(JsonKind),
     /// A running request of the peer: the ordinary case.
-    Pending(&'s Request),
+    Pending(RequestView<'s>),
     /// A request the peer had cancelled.
-    AfterCancel(&'s Request),
+    AfterCancel(RequestView<'s>),
     /// A request that was already answered.
-    Duplicate(&'s Request),
+    Duplicate(RequestView<'s>),
     /// A `notifications/*` message the peer sent with an id.
     ToNotification(Location),
     /// No request of the peer has this id; `own` is a request of the
     /// responder itself with that id, if any.
     Unknown {
-        own: Option<&'s Request>,
+        own: Option<RequestView<'s>>,
     },
 }
 
@@ -117,7 +117,8 @@ pub(crate) fn classify<'s>(session: &'s Session, from: Side, message: &Message) 
                 Some(KeyField::Valid(token)) => sender
                     .active_tokens
                     .get(token)
-                    .and_then(|holder| sender.request(holder)),
+                    .and_then(|holder| sender.open.get(holder))
+                    .map(Request::view),
                 _ => None,
             };
             Facts::Request(RequestFacts {

@@ -16,7 +16,7 @@ use crate::event::{Body, Event, KeyField, Location, Payload};
 use crate::rules::{Ctx, Rule};
 
 pub use facts::{CancelTarget, Facts, ProgressTarget, RequestFacts, ResponseTarget};
-pub use session::{Era, Registry, Request, RequestState, Session};
+pub use session::{Answered, Cancel, Era, Registry, Request, RequestState, RequestView, Session};
 
 /// Counts for the summary line.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

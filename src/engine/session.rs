@@ -24,7 +24,7 @@ pub enum Era {
 }
 
 /// Where a request is in its life, as the trace shows it.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RequestState {
     Running,
     /// The requester cancelled it; for the requester it is over, and its
@@ -43,6 +43,7 @@ pub struct Cancel {
     pub stream: Option<Box<str>>,
 }
 
+/// A request still open: running, or cancelled but not answered.
 #[derive(Debug, Clone)]
 pub struct Request {
     pub id: RequestId,
@@ -52,10 +53,7 @@ pub struct Request {
     pub seq: u64,
     pub token: Option<ProgressToken>,
     pub state: RequestState,
-    pub cancel: Option<Cancel>,
-    pub response: Option<Location>,
-    /// The stream the response travelled on, if the trace names streams.
-    pub response_stream: Option<Box<str>>,
+    pub cancel: Option<Box<Cancel>>,
     /// The last progress value the receiver sent for this request.
     pub last_progress: Option<(f64, Location)>,
     pub stream: Option<Box<str>>,
@@ -64,9 +62,69 @@ pub struct Request {
     pub unanswered_copies: u32,
 }
 
-impl Request {
+/// An answered request, kept compactly until the session ends: enough to
+/// name it in findings about reused ids, duplicate answers and late messages.
+#[derive(Debug, Clone)]
+pub struct Answered {
+    pub method: Method,
+    pub location: Location,
+    pub response: Location,
+    /// The stream the response travelled on, if the trace names streams.
+    pub response_stream: Option<Box<str>>,
+    pub cancel: Option<Box<Cancel>>,
+}
+
+/// A request as rules see it, open or answered.
+#[derive(Debug, Clone, Copy)]
+pub struct RequestView<'s> {
+    pub id: &'s RequestId,
+    pub method: &'s str,
+    pub location: Location,
+    pub state: RequestState,
+    /// The request's progress token (for an answered request: only when it
+    /// was found by that token).
+    pub token: Option<&'s ProgressToken>,
+    pub cancel: Option<&'s Cancel>,
+    pub response: Option<Location>,
+    pub response_stream: Option<&'s str>,
+    pub last_progress: Option<(f64, Location)>,
+}
+
+impl RequestView<'_> {
     pub fn is_outstanding(&self) -> bool {
         self.state != RequestState::Completed
+    }
+}
+
+impl Request {
+    pub fn view(&self) -> RequestView<'_> {
+        RequestView {
+            id: &self.id,
+            method: &self.method,
+            location: self.location,
+            state: self.state,
+            token: self.token.as_ref(),
+            cancel: self.cancel.as_deref(),
+            response: None,
+            response_stream: None,
+            last_progress: self.last_progress,
+        }
+    }
+}
+
+impl Answered {
+    fn view<'s>(&'s self, id: &'s RequestId, token: Option<&'s ProgressToken>) -> RequestView<'s> {
+        RequestView {
+            id,
+            method: &self.method,
+            location: self.location,
+            state: RequestState::Completed,
+            token,
+            cancel: self.cancel.as_deref(),
+            response: Some(self.response),
+            response_stream: self.response_stream.as_deref(),
+            last_progress: None,
+        }
     }
 }
 
@@ -74,8 +132,10 @@ impl Request {
 /// provably read the other side's messages.
 #[derive(Debug, Default)]
 pub struct Registry {
-    /// Every request this side issued in the session, by id.
-    pub requests: HashMap<RequestId, Request>,
+    /// This side's requests that are not answered yet, by id.
+    pub open: HashMap<RequestId, Request>,
+    /// This side's answered requests, by id.
+    pub answered: HashMap<RequestId, Answered>,
     /// Tokens of this side's running requests.
     pub active_tokens: HashMap<ProgressToken, RequestId>,
     /// For a token no longer active: the last request that carried it.
@@ -93,16 +153,30 @@ pub struct Registry {
 }
 
 impl Registry {
-    pub fn request(&self, id: &RequestId) -> Option<&Request> {
-        self.requests.get(id)
+    /// The request with this id: the open one, or else the answered one.
+    pub fn request(&self, id: &RequestId) -> Option<RequestView<'_>> {
+        match self.open.get(id) {
+            Some(open) => Some(open.view()),
+            None => self
+                .answered
+                .get_key_value(id)
+                .map(|(id, a)| a.view(id, None)),
+        }
     }
 
     /// The request that holds `token` now, or held it last.
-    pub fn token_holder(&self, token: &ProgressToken) -> Option<&Request> {
-        self.active_tokens
-            .get(token)
-            .or_else(|| self.released_tokens.get(token))
-            .and_then(|id| self.requests.get(id))
+    pub fn token_holder(&self, token: &ProgressToken) -> Option<RequestView<'_>> {
+        if let Some(id) = self.active_tokens.get(token) {
+            return self.open.get(id).map(Request::view);
+        }
+        let (token, id) = self.released_tokens.get_key_value(token)?;
+        match self.open.get(id) {
+            Some(open) if open.token.as_ref() == Some(token) => Some(open.view()),
+            _ => self
+                .answered
+                .get_key_value(id)
+                .map(|(id, a)| a.view(id, Some(token))),
+        }
     }
 
     fn note_read(&mut self, request_stream: Option<Box<str>>, request_seq: u64) {
@@ -110,15 +184,13 @@ impl Registry {
         *upto = (*upto).max(request_seq);
     }
 
-    fn release_token(&mut self, id: &RequestId) {
-        let Some(token) = self.requests.get(id).and_then(|r| r.token.clone()) else {
-            return;
-        };
+    fn release_token(&mut self, id: &RequestId, token: Option<&ProgressToken>) {
+        let Some(token) = token else { return };
         // Only the request that holds the token may release it: a token
         // reused by a later request stays with that request.
-        if self.active_tokens.get(&token) == Some(id) {
-            self.active_tokens.remove(&token);
-            self.released_tokens.insert(token, id.clone());
+        if self.active_tokens.get(token) == Some(id) {
+            self.active_tokens.remove(token);
+            self.released_tokens.insert(token.clone(), id.clone());
         }
     }
 }
@@ -256,15 +328,14 @@ impl Session {
                 };
                 let registry = self.side_mut(from);
                 let unanswered_copies = registry
-                    .requests
+                    .open
                     .get(id)
-                    .filter(|earlier| earlier.is_outstanding())
                     .map_or(0, |earlier| earlier.unanswered_copies + 1);
                 if let Some(token) = &token {
                     registry.active_tokens.insert(token.clone(), id.clone());
                     registry.released_tokens.remove(token);
                 }
-                registry.requests.insert(
+                registry.open.insert(
                     id.clone(),
                     Request {
                         id: id.clone(),
@@ -274,8 +345,6 @@ impl Session {
                         token,
                         state: RequestState::Running,
                         cancel: None,
-                        response: None,
-                        response_stream: None,
                         last_progress: None,
                         stream: stream.map(Into::into),
                         unanswered_copies,
@@ -285,18 +354,20 @@ impl Session {
             Body::Notification { method, params } => match transition {
                 Transition::Cancel(id) => {
                     let registry = self.side_mut(from);
-                    registry.release_token(id);
-                    if let Some(request) = registry.requests.get_mut(id) {
-                        request.state = RequestState::CancelRequested;
-                        request.cancel = Some(Cancel {
-                            location,
-                            seq,
-                            stream: stream.map(Into::into),
-                        });
-                    }
+                    let Some(request) = registry.open.get_mut(id) else {
+                        return;
+                    };
+                    request.state = RequestState::CancelRequested;
+                    request.cancel = Some(Box::new(Cancel {
+                        location,
+                        seq,
+                        stream: stream.map(Into::into),
+                    }));
+                    let token = request.token.clone();
+                    registry.release_token(id, token.as_ref());
                 }
                 Transition::Progress(id) => {
-                    let Some(request) = self.sides[from.peer().index()].requests.get_mut(id) else {
+                    let Some(request) = self.sides[from.peer().index()].open.get_mut(id) else {
                         return;
                     };
                     let (request_seq, request_stream) = (request.seq, request.stream.clone());
@@ -321,18 +392,25 @@ impl Session {
                         .as_ref()
                         .is_some_and(|(init, _)| init == id);
                 let requester = self.side_mut(from.peer());
-                let Some(request) = requester.requests.get_mut(id) else {
+                let Some(request) = requester.open.get_mut(id) else {
                     return;
                 };
                 let (request_seq, request_stream) = (request.seq, request.stream.clone());
                 if request.unanswered_copies > 0 {
                     // The answer to an earlier request that reused this id.
                     request.unanswered_copies -= 1;
-                } else {
-                    request.state = RequestState::Completed;
-                    request.response = Some(location);
-                    request.response_stream = stream.map(Into::into);
-                    requester.release_token(id);
+                } else if let Some(request) = requester.open.remove(id) {
+                    requester.release_token(id, request.token.as_ref());
+                    requester.answered.insert(
+                        id.clone(),
+                        Answered {
+                            method: request.method,
+                            location: request.location,
+                            response: location,
+                            response_stream: stream.map(Into::into),
+                            cancel: request.cancel,
+                        },
+                    );
                 }
                 self.side_mut(from).note_read(request_stream, request_seq);
                 if is_initialize && self.lifecycle.initialize_response.is_none() {

@@ -39,7 +39,7 @@ impl Rule for CancelAfterResponse {
                     from.peer()
                 ),
             )
-            .with_request_id(&request.id)
+            .with_request_id(request.id)
             .with_related(
                 request.location,
                 format!("{} was sent here", describe_request(from, request)),

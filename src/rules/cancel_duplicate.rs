@@ -35,8 +35,8 @@ impl Rule for CancelDuplicate {
                 &META,
                 format!("{from} cancels request {} a second time", request.id),
             )
-            .with_request_id(&request.id);
-        if let Some(first) = request.cancel.as_ref().map(|c| c.location) {
+            .with_request_id(request.id);
+        if let Some(first) = request.cancel.map(|c| c.location) {
             diagnostic = diagnostic.with_related(first, "first cancelled here");
         }
         out.push(diagnostic);

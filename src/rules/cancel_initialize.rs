@@ -31,7 +31,7 @@ impl Rule for CancelInitialize {
                     &META,
                     format!("client cancels its initialize request {}", request.id),
                 )
-                .with_request_id(&request.id)
+                .with_request_id(request.id)
                 .with_related(request.location, "initialize was sent here"),
             );
         }

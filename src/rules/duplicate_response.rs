@@ -38,7 +38,7 @@ impl Rule for DuplicateResponse {
                     describe_request(from.peer(), request)
                 ),
             )
-            .with_request_id(&request.id)
+            .with_request_id(request.id)
             .with_related(request.location, "the request");
         if let Some(first) = request.response {
             diagnostic = diagnostic.with_related(first, "first answered here");

@@ -163,11 +163,11 @@ const UNREADABLE_NOTE: &str =
     "an earlier line of the trace could not be read, so this may refer to a message on that line";
 
 /// How a side names a request in messages: "client request 3 (tools/call)".
-pub(crate) fn describe_request(side: Side, request: &crate::engine::Request) -> String {
+pub(crate) fn describe_request(side: Side, request: &crate::engine::RequestView) -> String {
     format!(
         "{side} request {} ({})",
         request.id,
-        crate::sanitize::escape_controls(&request.method)
+        crate::sanitize::escape_controls(request.method)
     )
 }
 

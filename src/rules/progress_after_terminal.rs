@@ -36,7 +36,7 @@ impl Rule for ProgressAfterTerminal {
         };
         let (request, diagnostic) = match target {
             ProgressTarget::Completed(request) => {
-                let same_stream = request.response_stream.as_deref() == ctx.event.stream.as_deref();
+                let same_stream = request.response_stream == ctx.event.stream.as_deref();
                 let mut diagnostic = ctx
                     .diagnostic(
                         &META,
@@ -57,7 +57,7 @@ impl Rule for ProgressAfterTerminal {
                 (request, diagnostic)
             }
             ProgressTarget::Cancelled(request) => {
-                let Some(cancel) = &request.cancel else {
+                let Some(cancel) = request.cancel else {
                     return;
                 };
                 let reached = ctx.session.cancel_reached(from, cancel);
@@ -87,9 +87,9 @@ impl Rule for ProgressAfterTerminal {
             _ => return,
         };
         let mut diagnostic = diagnostic
-            .with_request_id(&request.id)
+            .with_request_id(request.id)
             .with_related(request.location, "the request that carried the token");
-        if let Some(token) = &request.token {
+        if let Some(token) = request.token {
             diagnostic = diagnostic.with_progress_token(token);
         }
         diagnostic.related.sort_by_key(|r| r.location.line);

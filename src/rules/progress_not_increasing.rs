@@ -41,7 +41,7 @@ impl Rule for ProgressNotIncreasing {
         if value > previous {
             return;
         }
-        let Some(token) = &request.token else { return };
+        let Some(token) = request.token else { return };
         let (shown, shown_previous) = (number(value), number(previous));
         let how = if value == previous {
             "repeats"
@@ -54,7 +54,7 @@ impl Rule for ProgressNotIncreasing {
                 format!("{from} progress for token {token} {how} {shown_previous} to {shown}"),
             )
             .with_progress_token(token)
-            .with_request_id(&request.id)
+            .with_request_id(request.id)
             .with_related(
                 previous_location,
                 format!("previous progress {shown_previous} here"),

@@ -31,17 +31,17 @@ impl Rule for ProgressTokenReused {
         let Some(holder) = facts.token_holder else {
             return;
         };
-        let Some(token) = &holder.token else { return };
+        let Some(token) = holder.token else { return };
         out.push(
             ctx.diagnostic(
                 &META,
                 format!(
                     "progress token {token} is still active for {}",
-                    describe_request(from, holder)
+                    describe_request(from, &holder)
                 ),
             )
             .with_progress_token(token)
-            .with_request_id(&holder.id)
+            .with_request_id(holder.id)
             .with_related(holder.location, "the running request that holds the token"),
         );
     }

@@ -30,7 +30,7 @@ impl Rule for ProgressWrongDirection {
         else {
             return;
         };
-        let Some(token) = &request.token else { return };
+        let Some(token) = request.token else { return };
         out.push(
             ctx.diagnostic(
                 &META,
@@ -40,7 +40,7 @@ impl Rule for ProgressWrongDirection {
                 ),
             )
             .with_progress_token(token)
-            .with_request_id(&request.id)
+            .with_request_id(request.id)
             .with_related(
                 request.location,
                 format!("the {from} asked for progress with this token here"),

@@ -42,10 +42,13 @@ impl Rule for RequestIdReused {
         };
         out.push(
             ctx.diagnostic(&META, message)
-                .with_request_id(&earlier.id)
+                .with_request_id(earlier.id)
                 .with_related(
                     earlier.location,
-                    format!("{} first used the id here", describe_request(from, earlier)),
+                    format!(
+                        "{} first used the id here",
+                        describe_request(from, &earlier)
+                    ),
                 ),
         );
     }

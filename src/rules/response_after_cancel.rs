@@ -31,7 +31,7 @@ impl Rule for ResponseAfterCancel {
         else {
             return;
         };
-        let Some(cancel) = &request.cancel else {
+        let Some(cancel) = request.cancel else {
             return;
         };
         let reached = ctx.session.cancel_reached(from, cancel);
@@ -55,7 +55,7 @@ impl Rule for ResponseAfterCancel {
                 MAY_HAVE_CROSSED
             })
             .with_label("response after the cancellation")
-            .with_request_id(&request.id)
+            .with_request_id(request.id)
             .with_related(request.location, "the request")
             .with_related(cancel.location, "cancelled here"),
         );

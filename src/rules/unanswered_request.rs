@@ -29,7 +29,7 @@ impl Rule for UnansweredRequest {
         for side in [Side::Client, Side::Server] {
             let registry = session.side(side);
             let mut open: Vec<_> = registry
-                .requests
+                .open
                 .values()
                 .filter(|r| {
                     r.state == RequestState::Running && !session.ambiguous_responses.contains(&r.id)
@@ -46,12 +46,12 @@ impl Rule for UnansweredRequest {
                         // A cancellation of initialize does not count: it is not allowed.
                         format!(
                             "{} got no response before the session ended",
-                            describe_request(side, request)
+                            describe_request(side, &request.view())
                         )
                     } else {
                         format!(
                             "{} got neither a response nor a cancellation before the session ended",
-                            describe_request(side, request)
+                            describe_request(side, &request.view())
                         )
                     },
                 )
