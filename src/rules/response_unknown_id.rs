@@ -59,7 +59,7 @@ impl Rule for ResponseUnknownId {
                 own.location,
                 format!(
                     "only the {from} itself sent a request with this id: {}",
-                    describe_request(from, &own)
+                    describe_request(from, own)
                 ),
             );
         }
