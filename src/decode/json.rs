@@ -347,6 +347,13 @@ fn error_problems(raw: &RawValue, problems: &mut Vec<ShapeProblem>) -> Option<i6
                 }
                 Some(code) => match kind_of(code) {
                     JsonKind::Integer => code.get().parse().ok(),
+                    JsonKind::Float => match key_of(code) {
+                        Ok(Key::Int(n)) => Some(n),
+                        _ => {
+                            problems.push(ShapeProblem::ErrorCodeNotInteger(JsonKind::Float));
+                            None
+                        }
+                    },
                     other => {
                         problems.push(ShapeProblem::ErrorCodeNotInteger(other));
                         None

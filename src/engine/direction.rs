@@ -125,7 +125,12 @@ pub fn infer_sender(session: &Session, message: &Message) -> Result<Side, String
         }
         Body::Response { id, .. } => {
             let Some(KeyField::Valid(id)) = id else {
-                return Err("a response without a usable id matches no request".into());
+                // An error about an unreadable message comes from its receiver.
+                return only_side(session, |r| r.unreadable.last().is_some())
+                    .map(Side::peer)
+                    .ok_or_else(|| {
+                        "a response without a usable id, and not exactly one side sent a message whose id could not be read".into()
+                    });
             };
             only_side(session, |r| {
                 r.request(id).is_some_and(|q| q.is_outstanding())

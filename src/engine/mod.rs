@@ -12,11 +12,13 @@ pub mod session;
 use foldhash::{HashMap, HashMapExt};
 
 use crate::diagnostic::Diagnostic;
-use crate::event::{Body, Event, KeyField, Location, Payload};
+use crate::event::{Body, Event, KeyField, Outcome, Payload};
 use crate::rules::{Ctx, Rule};
 
 pub use facts::{CancelTarget, Facts, ProgressTarget, RequestFacts, ResponseTarget};
-pub use session::{Answered, Cancel, Era, Registry, Request, RequestState, RequestView, Session};
+pub use session::{
+    Answered, Cancel, Era, Registry, Request, RequestState, RequestView, Session, Unreadable,
+};
 
 /// Counts for the summary line.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -32,7 +34,7 @@ struct SourceSessions {
     named: HashMap<Box<str>, usize>,
     /// The last line of this input that could not be read at all: it may
     /// justify an error response with a null id from either side.
-    last_unreadable: Option<Location>,
+    unreadable: Unreadable,
 }
 
 pub struct Engine {
@@ -97,10 +99,10 @@ impl Engine {
                 from: None,
                 session: &scratch,
                 facts: Facts::None,
-                source_unreadable: sessions.last_unreadable,
+                source_unreadable: sessions.unreadable.last(),
             };
             run_rules(&self.rules, &ctx, &mut self.diagnostics);
-            sessions.last_unreadable = Some(event.location);
+            sessions.unreadable.note(event.location);
             return;
         }
         let index = self.slot_index(source, event.session.as_deref());
@@ -114,7 +116,7 @@ impl Engine {
             from: event.from,
             session,
             facts: Facts::None,
-            source_unreadable: sessions.last_unreadable,
+            source_unreadable: sessions.unreadable.last(),
         };
         let message = match &event.payload {
             Payload::Message(message) => message,
@@ -173,10 +175,18 @@ impl Engine {
         ctx.facts = facts::classify(session, from, message);
         run_rules(&self.rules, &ctx, &mut self.diagnostics);
         let transition = ctx.facts.transition();
-        if let Facts::Response(ResponseTarget::NullId) = ctx.facts {
-            // A null-id error answers the unreadable message it is about.
-            sessions.last_unreadable = None;
-            session.clear_unreadable(from.peer());
+        if let (
+            Facts::Response(ResponseTarget::NullId),
+            Body::Response {
+                outcome: Outcome::Error { .. },
+                ..
+            },
+        ) = (&ctx.facts, &message.body)
+        {
+            // A null-id error answers one unreadable message of the peer.
+            if !session.consume_unreadable(from.peer()) {
+                sessions.unreadable.consume();
+            }
         }
         session.apply(
             from,

@@ -23,6 +23,33 @@ pub enum Era {
     Modern,
 }
 
+/// Messages whose id could not be read and that no null-id error has
+/// answered yet: each may justify one error response with `"id": null`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Unreadable {
+    pending: u32,
+    last: Option<Location>,
+}
+
+impl Unreadable {
+    pub(crate) fn note(&mut self, location: Location) {
+        self.pending += 1;
+        self.last = Some(location);
+    }
+
+    /// The latest unanswered one, if any is left.
+    pub fn last(&self) -> Option<Location> {
+        self.last.filter(|_| self.pending > 0)
+    }
+
+    /// One null-id error answered one of them.
+    pub(crate) fn consume(&mut self) -> bool {
+        let had = self.pending > 0;
+        self.pending = self.pending.saturating_sub(1);
+        had
+    }
+}
+
 /// Where a request is in its life, as the trace shows it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RequestState {
@@ -148,8 +175,8 @@ pub struct Registry {
     pub read_upto: HashMap<Option<Box<str>>, u64>,
     /// Where this side closed its end, if it did.
     pub closed: Option<Location>,
-    /// Where this side last sent something whose id could not be read.
-    pub last_unreadable: Option<Location>,
+    /// What this side sent whose id could not be read.
+    pub unreadable: Unreadable,
 }
 
 impl Registry {
@@ -269,9 +296,9 @@ impl Session {
         self.era == Era::Legacy && self.complete
     }
 
-    /// An error with a null id answered the unreadable message `side` sent.
-    pub(crate) fn clear_unreadable(&mut self, side: Side) {
-        self.side_mut(side).last_unreadable = None;
+    /// An error with a null id answers one unreadable message `side` sent.
+    pub(crate) fn consume_unreadable(&mut self, side: Side) -> bool {
+        self.side_mut(side).unreadable.consume()
     }
 
     pub(crate) fn note_closed(&mut self, from: Side, location: Location) {
@@ -305,7 +332,7 @@ impl Session {
                     self.era = Era::Modern;
                 }
                 let KeyField::Valid(id) = id else {
-                    self.side_mut(from).last_unreadable = Some(location);
+                    self.side_mut(from).unreadable.note(location);
                     return;
                 };
                 if method.starts_with("notifications/") {
@@ -318,8 +345,11 @@ impl Session {
                     if self.era == Era::Unknown {
                         self.era = Era::Legacy;
                     }
-                    if self.lifecycle.initialize.is_none() {
+                    // The first initialize, or a retry after a failed one.
+                    let failed = matches!(self.lifecycle.initialize_response, Some((_, false)));
+                    if self.lifecycle.initialize.is_none() || failed {
                         self.lifecycle.initialize = Some((id.clone(), location));
+                        self.lifecycle.initialize_response = None;
                     }
                 }
                 let token = match &params.meta_progress_token {

@@ -37,7 +37,8 @@ impl Rule for ResponseToNotification {
                 let peer_unreadable = ctx
                     .session
                     .side(from.peer())
-                    .last_unreadable
+                    .unreadable
+                    .last()
                     .or(ctx.source_unreadable);
                 if let (false, Some(_)) = (is_result, peer_unreadable) {
                     return; // an error about a message whose id could not be read

@@ -57,6 +57,12 @@ impl Rule for UnansweredRequest {
                 )
                 .with_request_id(&request.id);
                 diagnostic.from = Some(side);
+                if request.unanswered_copies > 0 {
+                    diagnostic = diagnostic.with_note(format!(
+                        "{} earlier request(s) with the same id are unanswered too",
+                        request.unanswered_copies
+                    ));
+                }
                 if let Some(closed) = closed {
                     diagnostic = diagnostic
                         .with_related(closed, format!("the {} closed its end here", side.peer()));
