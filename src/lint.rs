@@ -30,33 +30,19 @@ impl Linter {
         Linter { engine, format }
     }
 
-    /// Lints a whole input held in memory (or memory-mapped).
+    /// Lints a whole input held in memory.
     pub fn lint_bytes(&mut self, source: u32, bytes: &[u8]) -> Format {
-        let format = self.format.unwrap_or_else(|| detect(bytes));
-        let mut cursor = Cursor {
-            source,
-            format,
-            lines_before: 0,
-        };
-        self.lint_region(&mut cursor, 0, bytes, &mut |_| {});
-        self.engine.end_source(source);
-        format
+        self.lint_whole(source, bytes, &mut |_| {})
     }
 
     /// Lints a memory-mapped input, handing the pages it has decoded back to
     /// the kernel as it goes, so resident memory does not grow with the file.
     /// (Reports read quoted lines from the map again; the kernel reloads them.)
     pub fn lint_mapped(&mut self, source: u32, map: &memmap2::Mmap) -> Format {
-        let format = self.format.unwrap_or_else(|| detect(map));
-        let mut cursor = Cursor {
-            source,
-            format,
-            lines_before: 0,
-        };
-        let page = 4096;
+        const PAGE: usize = 4096;
         let mut released = 0;
-        self.lint_region(&mut cursor, 0, map, &mut |decoded_upto| {
-            let end = decoded_upto / page * page;
+        self.lint_whole(source, map, &mut |decoded_upto| {
+            let end = decoded_upto / PAGE * PAGE;
             if end > released {
                 // SAFETY: the map is a read-only, file-backed mapping: after
                 // MADV_DONTNEED its pages are read from the file again on the
@@ -72,7 +58,22 @@ impl Linter {
                 };
                 released = end;
             }
-        });
+        })
+    }
+
+    fn lint_whole(
+        &mut self,
+        source: u32,
+        bytes: &[u8],
+        decoded_upto: &mut dyn FnMut(usize),
+    ) -> Format {
+        let format = self.format.unwrap_or_else(|| detect(bytes));
+        let mut cursor = Cursor {
+            source,
+            format,
+            lines_before: 0,
+        };
+        self.lint_region(&mut cursor, 0, bytes, decoded_upto);
         self.engine.end_source(source);
         format
     }

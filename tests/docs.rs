@@ -183,3 +183,30 @@ fn rule_pages_examples_hold() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
+
+#[test]
+fn readme_lists_every_rule_and_its_quick_start_works() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    for rule in rules::ALL {
+        let id = rule.meta().id;
+        assert!(
+            readme.contains(&format!("[`{id}`](rules/{id}.md)")),
+            "README.md does not list {id}"
+        );
+    }
+    // The first command of the README lints a trace that ships in testdata/.
+    let example = readme
+        .lines()
+        .find_map(|l| l.strip_prefix("cargo run --release -- "))
+        .and_then(|rest| rest.split_whitespace().next())
+        .expect("README starts with `cargo run --release -- <trace>`");
+    assert!(
+        root.join(example).is_file(),
+        "{example} is not in the repository"
+    );
+    assert!(
+        readme.contains("\ncargo test "),
+        "README shows the test command"
+    );
+}

@@ -18,7 +18,7 @@ use crate::event::{
 
 /// Deserializes a member that is present, keeping `null` as a value rather
 /// than as absence (`"id": null` and no `id` mean different things).
-fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<&'de RawValue>, D::Error> {
+pub(crate) fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<&'de RawValue>, D::Error> {
     <&RawValue>::deserialize(d).map(Some)
 }
 
@@ -27,6 +27,31 @@ fn present_object<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
     d: D,
 ) -> Result<Option<ObjectOr<T>>, D::Error> {
     ObjectOr::deserialize(d).map(Some)
+}
+
+/// The visit methods for scalars and null: each reports the kind of value
+/// found where an object (or a batch) was expected.
+macro_rules! visit_non_objects {
+    ($wrap:expr) => {
+        fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+            Ok($wrap(JsonKind::Bool))
+        }
+        fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
+            Ok($wrap(JsonKind::Integer))
+        }
+        fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
+            Ok($wrap(JsonKind::Integer))
+        }
+        fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
+            Ok($wrap(JsonKind::Float))
+        }
+        fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
+            Ok($wrap(JsonKind::String))
+        }
+        fn visit_unit<E>(self) -> Result<Self::Value, E> {
+            Ok($wrap(JsonKind::Null))
+        }
+    };
 }
 
 /// A value that should be an object: the object's view, or the kind it had instead.
@@ -52,24 +77,7 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for ObjectOr<T> {
                 while seq.next_element::<IgnoredAny>()?.is_some() {}
                 Ok(ObjectOr::Other(JsonKind::Array))
             }
-            fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
-                Ok(ObjectOr::Other(JsonKind::Bool))
-            }
-            fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
-                Ok(ObjectOr::Other(JsonKind::Integer))
-            }
-            fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
-                Ok(ObjectOr::Other(JsonKind::Integer))
-            }
-            fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
-                Ok(ObjectOr::Other(JsonKind::Float))
-            }
-            fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
-                Ok(ObjectOr::Other(JsonKind::String))
-            }
-            fn visit_unit<E>(self) -> Result<Self::Value, E> {
-                Ok(ObjectOr::Other(JsonKind::Null))
-            }
+            visit_non_objects!(ObjectOr::Other);
         }
 
         d.deserialize_any(ObjectVisitor(PhantomData))
@@ -103,24 +111,7 @@ impl<'de: 'a, 'a> Deserialize<'de> for OneOrBatch<'a> {
                 RawMessage::deserialize(de::value::MapAccessDeserializer::new(map))
                     .map(|m| OneOrBatch::One(ObjectOr::Object(m)))
             }
-            fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
-                Ok(OneOrBatch::One(ObjectOr::Other(JsonKind::Bool)))
-            }
-            fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
-                Ok(OneOrBatch::One(ObjectOr::Other(JsonKind::Integer)))
-            }
-            fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
-                Ok(OneOrBatch::One(ObjectOr::Other(JsonKind::Integer)))
-            }
-            fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
-                Ok(OneOrBatch::One(ObjectOr::Other(JsonKind::Float)))
-            }
-            fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
-                Ok(OneOrBatch::One(ObjectOr::Other(JsonKind::String)))
-            }
-            fn visit_unit<E>(self) -> Result<Self::Value, E> {
-                Ok(OneOrBatch::One(ObjectOr::Other(JsonKind::Null)))
-            }
+            visit_non_objects!(|kind| OneOrBatch::One(ObjectOr::Other(kind)));
         }
 
         d.deserialize_any(BatchVisitor(PhantomData))

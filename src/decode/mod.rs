@@ -11,7 +11,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use crate::event::{Event, JsonKind, Location, Payload, Side, Transport, Unreadable};
-use json::{key_of, kind_of, messages_of, string_of, ObjectOr, OneOrBatch};
+use json::{key_of, kind_of, messages_of, present, string_of, ObjectOr, OneOrBatch};
 
 /// The line formats this module reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -68,10 +68,6 @@ pub fn detect(bytes: &[u8]) -> Format {
 
 fn is_blank(line: &[u8]) -> bool {
     line.iter().all(u8::is_ascii_whitespace)
-}
-
-fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<&'de RawValue>, D::Error> {
-    <&RawValue>::deserialize(d).map(Some)
 }
 
 fn present_batch<'de: 'a, 'a, D: serde::Deserializer<'de>>(
