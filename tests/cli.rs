@@ -76,6 +76,21 @@ fn clean_trace_exits_zero() {
 }
 
 #[test]
+fn a_final_line_without_newline_is_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = format!(
+        "{HANDSHAKE}{}",
+        r#"{"from":"client","msg":{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":9}}}"#
+    );
+    std::fs::write(dir.path().join("live.jsonl"), trace).unwrap();
+    let out = mcp_lint(&["--format", "concise", "live.jsonl"], dir.path());
+    assert_eq!(
+        text(&out.stdout),
+        "live.jsonl:4: error[cancel-unknown-request]: client cancels request 9, which it never sent in this session\nFound 1 error, 0 warnings, 0 infos in 1 file (4 events, 1 session).\n"
+    );
+}
+
+#[test]
 fn fail_on_sets_the_threshold() {
     let dir = tempfile::tempdir().unwrap();
     // A request left unanswered: an info finding only.

@@ -29,19 +29,26 @@ impl Rule for RequestIdReused {
             return;
         };
         let Some(earlier) = facts.earlier else { return };
-        let message = if ctx.session.era == Era::Modern {
-            format!(
-                "{from} reuses request id {} while its earlier request with that id is unanswered",
-                earlier.id
+        let (message, label) = if ctx.session.era == Era::Modern {
+            (
+                format!(
+                    "{from} reuses request id {} while its earlier request with that id is unanswered",
+                    earlier.id
+                ),
+                "the id of a request still waiting for its response",
             )
         } else {
-            format!(
-                "{from} reuses request id {}, already used in this session",
-                earlier.id
+            (
+                format!(
+                    "{from} reuses request id {}, already used in this session",
+                    earlier.id
+                ),
+                "an id already used in this session",
             )
         };
         out.push(
             ctx.diagnostic(&META, message)
+                .with_label(label)
                 .with_request_id(earlier.id)
                 .with_related(
                     earlier.location,
