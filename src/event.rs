@@ -292,6 +292,12 @@ impl Message {
 pub enum Transport {
     /// The sender closed its end (stdin closed, process exited, connection dropped).
     Closed,
+    /// The sender wrote output that is not a protocol message where only
+    /// messages may go (a server's stdout); the text says what was seen.
+    NotProtocol(String),
+    /// An HTTP stream ended before its exchange did (aborted, failed, or still
+    /// open when the capture was saved); the text says how.
+    StreamAborted(String),
 }
 
 /// A line the decoder could not turn into a message.
@@ -335,5 +341,8 @@ pub struct Event {
     pub stream: Option<CompactString>,
     /// Milliseconds since the epoch, when the recorder gave a time.
     pub time_ms: Option<f64>,
+    /// Where inside its line the message sits, when a line holds several
+    /// (say, "SSE event 3 of the response body"); shown in reports.
+    pub place: Option<Box<str>>,
     pub payload: Payload,
 }

@@ -28,6 +28,7 @@ mod request_id_reused;
 mod response_after_cancel;
 mod response_to_notification;
 mod response_unknown_id;
+mod stdout_pollution;
 mod unanswered_request;
 
 use crate::diagnostic::{Diagnostic, RuleMeta, Severity};
@@ -49,6 +50,7 @@ pub static ALL: &[&dyn Rule] = &[
     &invalid_json::InvalidJson,
     &invalid_envelope::InvalidEnvelope,
     &invalid_jsonrpc::InvalidJsonrpc,
+    &stdout_pollution::StdoutPollution,
     &direction_ambiguous::DirectionAmbiguous,
     &request_id_invalid::RequestIdInvalid,
     &notification_with_id::NotificationWithId,
@@ -98,6 +100,11 @@ pub struct Ctx<'a> {
 impl Ctx<'_> {
     /// A diagnostic of `meta` at this event, with the session's context filled in.
     pub fn diagnostic(&self, meta: &'static RuleMeta, message: String) -> Diagnostic {
+        // Where in a multi-message line (an HTTP body) the message sits.
+        let message = match &self.event.place {
+            Some(place) => format!("{message} ({place})"),
+            None => message,
+        };
         new_diagnostic(meta, self.session, self.event.location, message)
             .with_from(self.from)
             .with_batch_index(self.message.and_then(|m| m.batch_index))

@@ -1,0 +1,198 @@
+//! JSON-lines traces: canonical envelopes and bare JSON-RPC lines.
+
+use compact_str::CompactString;
+use serde::Deserialize;
+use serde_json::value::RawValue;
+
+use super::json::{self, key_of, kind_of, messages_of, present, string_of, ObjectOr, OneOrBatch};
+use super::{timestamp, Format};
+use crate::event::{Event, JsonKind, Location, Payload, Side, Transport, Unreadable};
+
+fn present_batch<'de: 'a, 'a, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<Option<OneOrBatch<'a>>, D::Error> {
+    OneOrBatch::deserialize(d).map(Some)
+}
+
+#[derive(Deserialize)]
+struct RawEnvelope<'a> {
+    #[serde(default, borrow, deserialize_with = "present")]
+    ts: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    from: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    session: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    stream: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    event: Option<&'a RawValue>,
+    /// The output of a `not-protocol` event.
+    #[serde(default, borrow, deserialize_with = "present")]
+    text: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present_batch")]
+    msg: Option<OneOrBatch<'a>>,
+}
+
+/// Decodes one line into zero or more events (a batch gives one per message).
+pub(super) fn decode_line(line: &[u8], location: Location, format: Format, out: &mut Vec<Event>) {
+    let unreadable = |why: Unreadable| Event {
+        location,
+        session: None,
+        from: None,
+        stream: None,
+        time_ms: None,
+        place: None,
+        payload: Payload::Unreadable(why),
+    };
+    // Validating UTF-8 once up front also covers members serde skips unread.
+    let text = match std::str::from_utf8(line) {
+        Ok(text) => text,
+        Err(e) => {
+            out.push(unreadable(Unreadable::Json(format!(
+                "the line is not valid UTF-8 (invalid byte at column {})",
+                e.valid_up_to() + 1
+            ))));
+            return;
+        }
+    };
+    match format {
+        Format::Bare => match serde_json::from_str::<OneOrBatch>(text) {
+            Ok(raw) => messages_of(raw, |message| {
+                out.push(Event {
+                    location,
+                    session: None,
+                    from: None,
+                    stream: None,
+                    time_ms: None,
+                    place: None,
+                    payload: Payload::Message(message),
+                })
+            }),
+            Err(e) => out.push(unreadable(json_error(&e))),
+        },
+        Format::Canonical => match serde_json::from_str::<ObjectOr<RawEnvelope>>(text) {
+            Ok(ObjectOr::Object(envelope)) => match envelope_events(envelope, location, out) {
+                Ok(()) => {}
+                Err(why) => out.push(unreadable(Unreadable::Envelope(why))),
+            },
+            Ok(ObjectOr::Other(kind)) => out.push(unreadable(Unreadable::Envelope(format!(
+                "a trace line must be a JSON object, not {}",
+                kind.describe()
+            )))),
+            Err(e) => out.push(unreadable(json_error(&e))),
+        },
+    }
+}
+
+pub(super) fn json_error(e: &serde_json::Error) -> Unreadable {
+    // serde's own message names the problem and the column; the line is ours.
+    let text = e.to_string();
+    let text = text
+        .rsplit_once(" at line ")
+        .map_or(text.as_str(), |(head, _)| head)
+        .to_string();
+    let message = format!("{text} (column {})", e.column());
+    match e.classify() {
+        // Valid JSON that cannot be one message, such as a duplicated member.
+        serde_json::error::Category::Data => {
+            Unreadable::Json(format!("the line cannot be read: {message}"))
+        }
+        _ => Unreadable::Json(format!("the line is not valid JSON: {message}")),
+    }
+}
+
+fn text_key(raw: &RawValue, member: &str) -> Result<CompactString, String> {
+    match key_of(raw) {
+        Ok(crate::event::Key::Str(s)) => Ok(s),
+        Ok(key) => Ok(key.to_string().into()),
+        Err(kind) => Err(format!(
+            "\"{member}\" must be a string or an integer, not {}",
+            kind.describe()
+        )),
+    }
+}
+
+fn envelope_events(
+    envelope: RawEnvelope<'_>,
+    location: Location,
+    out: &mut Vec<Event>,
+) -> Result<(), String> {
+    let from = match envelope.from {
+        None => return Err("the envelope has no \"from\" (\"client\" or \"server\")".into()),
+        Some(raw) => match string_of(raw).as_deref() {
+            Some("client") => Side::Client,
+            Some("server") => Side::Server,
+            _ => {
+                return Err(format!(
+                    "\"from\" must be \"client\" or \"server\", not {}",
+                    json::describe_value(raw)
+                ))
+            }
+        },
+    };
+    let time_ms = match envelope.ts {
+        None => None,
+        Some(raw) => Some(match kind_of(raw) {
+            JsonKind::Integer | JsonKind::Float => {
+                raw.get().parse::<f64>().map_err(|e| e.to_string())?
+            }
+            JsonKind::String => string_of(raw)
+                .as_deref()
+                .and_then(timestamp::parse_rfc3339_ms)
+                .ok_or_else(|| {
+                    format!(
+                        "\"ts\" {} is not an RFC 3339 date-time",
+                        json::describe_value(raw)
+                    )
+                })?,
+            other => {
+                return Err(format!(
+                    "\"ts\" must be an RFC 3339 string or milliseconds since the epoch, not {}",
+                    other.describe()
+                ))
+            }
+        }),
+    };
+    let session = envelope
+        .session
+        .map(|raw| text_key(raw, "session"))
+        .transpose()?;
+    let stream = envelope
+        .stream
+        .map(|raw| text_key(raw, "stream"))
+        .transpose()?;
+    let event = |payload| Event {
+        location,
+        session: session.clone(),
+        from: Some(from),
+        stream: stream.clone(),
+        time_ms,
+        place: None,
+        payload,
+    };
+    match (envelope.msg, envelope.event) {
+        (Some(_), Some(_)) => Err("the envelope has both \"msg\" and \"event\"".into()),
+        (None, None) => Err("the envelope has neither \"msg\" nor \"event\"".into()),
+        (None, Some(raw)) => match string_of(raw).as_deref() {
+            Some("closed") => {
+                out.push(event(Payload::Transport(Transport::Closed)));
+                Ok(())
+            }
+            Some("not-protocol") => {
+                let text = envelope.text.and_then(string_of).ok_or(
+                    "a \"not-protocol\" event needs \"text\": the output that was not a message",
+                )?;
+                out.push(event(Payload::Transport(Transport::NotProtocol(text.into_owned()))));
+                Ok(())
+            }
+            _ => Err(format!(
+                "unknown transport event {} (known: \"closed\", \"not-protocol\")",
+                json::describe_value(raw)
+            )),
+        },
+        (Some(msg), None) => {
+            messages_of(msg, |m| out.push(event(Payload::Message(m))));
+            Ok(())
+        }
+    }
+}
