@@ -26,6 +26,8 @@ pub enum InputFormat {
     Canonical,
     /// One JSON-RPC message per line, no envelope; directions are inferred.
     Bare,
+    /// A HAR 1.2 capture of Streamable HTTP (browser devtools, Playwright, mitmproxy).
+    Har,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -181,6 +183,7 @@ pub fn run(cli: Cli) -> u8 {
         InputFormat::Auto => None,
         InputFormat::Canonical => Some(Format::Canonical),
         InputFormat::Bare => Some(Format::Bare),
+        InputFormat::Har => Some(Format::Har),
     };
 
     let (inputs, walk_errors) = input::expand(&cli.paths);

@@ -11,7 +11,7 @@ use memmap2::Mmap;
 const MMAP_THRESHOLD: u64 = 256 * 1024;
 
 /// The extensions a directory walk picks up.
-pub const TRACE_EXTENSIONS: &[&str] = &["jsonl", "ndjson"];
+pub const TRACE_EXTENSIONS: &[&str] = &["jsonl", "ndjson", "har"];
 
 /// One input named on the command line, or found in a directory.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -4,7 +4,7 @@
 
 use rayon::prelude::*;
 
-use crate::decode::{decode_chunk, detect, DecodedChunk, Format};
+use crate::decode::{decode_chunk, decode_document, detect, DecodedChunk, Format};
 use crate::engine::Engine;
 
 /// Bytes per chunk handed to one decoding task.
@@ -68,12 +68,18 @@ impl Linter {
         decoded_upto: &mut dyn FnMut(usize),
     ) -> Format {
         let format = self.format.unwrap_or_else(|| detect(bytes));
-        let mut cursor = Cursor {
-            source,
-            format,
-            lines_before: 0,
-        };
-        self.lint_region(&mut cursor, 0, bytes, decoded_upto);
+        if format.is_document() {
+            for event in decode_document(bytes, source, format) {
+                self.engine.feed(&event);
+            }
+        } else {
+            let mut cursor = Cursor {
+                source,
+                format,
+                lines_before: 0,
+            };
+            self.lint_region(&mut cursor, 0, bytes, decoded_upto);
+        }
         self.engine.end_source(source);
         format
     }
@@ -87,14 +93,29 @@ impl Linter {
         spool: Option<&mut dyn std::io::Write>,
     ) -> std::io::Result<Format> {
         let mut cursor: Option<Cursor> = None;
+        // A document format cannot be decoded piecewise: it is gathered whole.
+        let mut document: Vec<u8> = Vec::new();
         let result = crate::input::read_regions(reader, 8 * 1024 * 1024, spool, |offset, bytes| {
             let cursor = cursor.get_or_insert_with(|| Cursor {
                 source,
                 format: self.format.unwrap_or_else(|| detect(bytes)),
                 lines_before: 0,
             });
-            self.lint_region(cursor, offset, bytes, &mut |_| {});
+            if cursor.format.is_document() {
+                document.extend_from_slice(bytes);
+            } else {
+                self.lint_region(cursor, offset, bytes, &mut |_| {});
+            }
         });
+        if cursor.as_ref().is_some_and(|c| c.format.is_document()) {
+            for event in decode_document(
+                &document,
+                source,
+                cursor.as_ref().map_or(Format::Har, |c| c.format),
+            ) {
+                self.engine.feed(&event);
+            }
+        }
         self.engine.end_source(source);
         result.map(|()| cursor.map_or(self.format.unwrap_or(Format::Canonical), |c| c.format))
     }

@@ -5,7 +5,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use super::json::{self, key_of, kind_of, messages_of, present, string_of, ObjectOr, OneOrBatch};
-use super::{timestamp, Format};
+use super::timestamp;
 use crate::event::{Event, JsonKind, Location, Payload, Side, Transport, Unreadable};
 
 fn present_batch<'de: 'a, 'a, D: serde::Deserializer<'de>>(
@@ -33,8 +33,8 @@ struct RawEnvelope<'a> {
     msg: Option<OneOrBatch<'a>>,
 }
 
-/// Decodes one line into zero or more events (a batch gives one per message).
-pub(super) fn decode_line(line: &[u8], location: Location, format: Format, out: &mut Vec<Event>) {
+/// Decodes one line: a bare JSON-RPC message (or batch), or a canonical envelope.
+pub(super) fn decode_line(line: &[u8], location: Location, bare: bool, out: &mut Vec<Event>) {
     let unreadable = |why: Unreadable| Event {
         location,
         session: None,
@@ -55,8 +55,8 @@ pub(super) fn decode_line(line: &[u8], location: Location, format: Format, out: 
             return;
         }
     };
-    match format {
-        Format::Bare => match serde_json::from_str::<OneOrBatch>(text) {
+    match bare {
+        true => match serde_json::from_str::<OneOrBatch>(text) {
             Ok(raw) => messages_of(raw, |message| {
                 out.push(Event {
                     location,
@@ -70,7 +70,7 @@ pub(super) fn decode_line(line: &[u8], location: Location, format: Format, out: 
             }),
             Err(e) => out.push(unreadable(json_error(&e))),
         },
-        Format::Canonical => match serde_json::from_str::<ObjectOr<RawEnvelope>>(text) {
+        false => match serde_json::from_str::<ObjectOr<RawEnvelope>>(text) {
             Ok(ObjectOr::Object(envelope)) => match envelope_events(envelope, location, out) {
                 Ok(()) => {}
                 Err(why) => out.push(unreadable(Unreadable::Envelope(why))),
@@ -182,7 +182,9 @@ fn envelope_events(
                 let text = envelope.text.and_then(string_of).ok_or(
                     "a \"not-protocol\" event needs \"text\": the output that was not a message",
                 )?;
-                out.push(event(Payload::Transport(Transport::NotProtocol(text.into_owned()))));
+                out.push(event(Payload::Transport(Transport::NotProtocol(
+                    text.into_owned(),
+                ))));
                 Ok(())
             }
             _ => Err(format!(

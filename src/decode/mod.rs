@@ -3,8 +3,11 @@
 //! Every function here is pure: a chunk decodes the same way on any thread,
 //! which is what makes the output independent of the thread count.
 
+mod har;
+mod http;
 mod json;
 mod jsonl;
+pub mod sse;
 pub mod timestamp;
 
 use serde::Deserialize;
@@ -12,13 +15,15 @@ use serde_json::value::RawValue;
 
 use crate::event::{Event, Location};
 
-/// The line formats this module reads.
+/// The input formats this module reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
     /// `{"ts":…,"from":"client","session":"s1","msg":{…}}` per line.
     Canonical,
     /// One JSON-RPC message per line, no envelope (a raw stdio capture).
     Bare,
+    /// A HAR 1.2 capture of Streamable HTTP (one JSON document).
+    Har,
 }
 
 impl Format {
@@ -26,12 +31,27 @@ impl Format {
         match self {
             Format::Canonical => "canonical",
             Format::Bare => "bare",
+            Format::Har => "har",
         }
+    }
+
+    /// Whether an input in this format is one document, decoded whole,
+    /// rather than independent lines decoded in chunks.
+    pub fn is_document(self) -> bool {
+        matches!(self, Format::Har)
     }
 }
 
-/// Guesses the format from the first lines that parse as JSON objects.
+/// Guesses the format from the content: a document format from its start,
+/// a line format from the first lines that it recognises.
 pub fn detect(bytes: &[u8]) -> Format {
+    if har::sniff(bytes) {
+        return Format::Har;
+    }
+    detect_lines(bytes)
+}
+
+fn detect_lines(bytes: &[u8]) -> Format {
     #[derive(Deserialize)]
     struct Sniff<'a> {
         #[serde(borrow)]
@@ -109,19 +129,32 @@ pub fn decode_chunk(chunk: &[u8], offset: u64, source: u32, format: Format) -> D
     decoded
 }
 
+/// Decodes a whole input of a document format into events in trace order.
+pub fn decode_document(bytes: &[u8], source: u32, format: Format) -> Vec<Event> {
+    match format {
+        Format::Har => har::decode(bytes, source),
+        Format::Canonical | Format::Bare => {
+            let mut chunk = decode_chunk(bytes, 0, source, format);
+            std::mem::take(&mut chunk.events)
+        }
+    }
+}
+
 /// Decodes one line of a line-based format into zero or more events (a
 /// batch gives one per message).
 pub fn decode_line(line: &[u8], location: Location, format: Format, out: &mut Vec<Event>) {
     match format {
-        Format::Canonical | Format::Bare => jsonl::decode_line(line, location, format, out),
+        Format::Canonical => jsonl::decode_line(line, location, false, out),
+        Format::Bare => jsonl::decode_line(line, location, true, out),
+        Format::Har => unreachable!("a HAR file is decoded as one document"),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::event::{Payload, Side, Transport, Unreadable};
     use crate::event::{Body, Message};
+    use crate::event::{Payload, Side, Transport, Unreadable};
 
     fn decode(text: &str, format: Format) -> DecodedChunk {
         decode_chunk(text.as_bytes(), 0, 0, format)

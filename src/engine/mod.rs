@@ -12,7 +12,7 @@ pub mod session;
 use foldhash::{HashMap, HashMapExt};
 
 use crate::diagnostic::Diagnostic;
-use crate::event::{Body, Event, KeyField, Outcome, Payload};
+use crate::event::{Body, Event, KeyField, Outcome, Payload, Transport};
 use crate::rules::{Ctx, Rule};
 
 pub use facts::{CancelTarget, Facts, ProgressTarget, RequestFacts, ResponseTarget};
@@ -122,8 +122,16 @@ impl Engine {
             Payload::Message(message) => message,
             _ => {
                 run_rules(&self.rules, &ctx, &mut self.diagnostics);
-                if let (Payload::Transport(_), Some(from)) = (&event.payload, event.from) {
-                    session.note_closed(from, event.location);
+                match (&event.payload, event.from, &event.stream) {
+                    (Payload::Transport(Transport::Closed), Some(from), _) => {
+                        session.note_closed(from, event.location)
+                    }
+                    (Payload::Transport(Transport::StreamAborted(_)), _, Some(stream)) => {
+                        session
+                            .aborted_streams
+                            .insert(stream.as_str().into(), event.location);
+                    }
+                    _ => {}
                 }
                 return;
             }

@@ -247,6 +247,8 @@ pub struct Session {
     pub version: Option<Box<str>>,
     /// Messages seen so far; a message's position in the session's order.
     pub messages: u64,
+    /// HTTP streams that ended before their exchange did, by stream name.
+    pub aborted_streams: HashMap<Box<str>, Location>,
     /// Ids of bare requests whose sender could not be inferred; their
     /// responses are part of the same reported ambiguity.
     pub ambiguous_requests: HashSet<RequestId>,
@@ -266,6 +268,7 @@ impl Session {
             lifecycle: Lifecycle::default(),
             version: None,
             messages: 0,
+            aborted_streams: HashMap::default(),
             ambiguous_requests: HashSet::default(),
             ambiguous_responses: HashSet::default(),
             sides: Default::default(),

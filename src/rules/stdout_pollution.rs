@@ -28,11 +28,14 @@ impl Rule for StdoutPollution {
         if let Payload::Transport(Transport::NotProtocol(seen)) = &ctx.event.payload {
             let from = ctx.from.map_or("the server", |side| side.as_str());
             out.push(
-                ctx.diagnostic(&META, format!(
-                    "{from} wrote non-protocol output on stdout: {}",
-                    crate::sanitize::display_bytes(seen.as_bytes(), 120)
-                ))
-                    .with_label("reported here"),
+                ctx.diagnostic(
+                    &META,
+                    format!(
+                        "{from} wrote non-protocol output on stdout: {}",
+                        crate::sanitize::display_bytes(seen.as_bytes(), 120)
+                    ),
+                )
+                .with_label("reported here"),
             );
         }
     }

@@ -63,6 +63,14 @@ impl Rule for UnansweredRequest {
                         request.unanswered_copies
                     ));
                 }
+                if let Some(aborted) = request
+                    .stream
+                    .as_deref()
+                    .and_then(|s| session.aborted_streams.get(s))
+                {
+                    diagnostic =
+                        diagnostic.with_related(*aborted, "its stream ended before the response");
+                }
                 if let Some(closed) = closed {
                     diagnostic = diagnostic
                         .with_related(closed, format!("the {} closed its end here", side.peer()));

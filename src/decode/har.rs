@@ -1,0 +1,317 @@
+//! HAR 1.2 captures of Streamable HTTP (browser devtools, Playwright,
+//! mitmproxy): every entry whose request or response carries JSON-RPC.
+//!
+//! The document is parsed once, borrowing every body from the input (no
+//! second copy of a large capture); entries are then decoded in parallel,
+//! and their events put in trace order: a request at the entry's start, its
+//! response events at the entry's end, exchange by exchange. Events within
+//! one entry keep their order; across entries the order is only as good as
+//! the timestamps, and rules that depend on it take the stream into account.
+
+use std::borrow::Cow;
+
+use base64::Engine as _;
+use rayon::prelude::*;
+use serde::Deserialize;
+use serde_json::value::RawValue;
+
+use super::http::{Body, Exchange, LineMap, Timed};
+use super::json::string_of;
+use super::timestamp::parse_rfc3339_ms;
+use crate::event::{Event, Location, Payload, Unreadable};
+
+#[derive(Deserialize)]
+struct Har<'a> {
+    #[serde(borrow)]
+    log: Log<'a>,
+}
+
+#[derive(Deserialize)]
+struct Log<'a> {
+    #[serde(borrow)]
+    entries: Vec<&'a RawValue>,
+}
+
+#[derive(Deserialize)]
+struct Entry<'a> {
+    #[serde(borrow, rename = "startedDateTime")]
+    started: Option<Cow<'a, str>>,
+    time: Option<f64>,
+    #[serde(borrow)]
+    request: Request<'a>,
+    #[serde(borrow)]
+    response: Option<Response<'a>>,
+    #[serde(borrow, rename = "_error")]
+    error: Option<&'a RawValue>,
+    #[serde(borrow, rename = "_failureText")]
+    failure_text: Option<&'a RawValue>,
+    #[serde(borrow, rename = "_eventSourceMessages")]
+    event_source_messages: Option<Vec<EventSourceMessage<'a>>>,
+}
+
+#[derive(Deserialize)]
+struct Request<'a> {
+    #[serde(borrow)]
+    method: Cow<'a, str>,
+    #[serde(borrow)]
+    url: Cow<'a, str>,
+    #[serde(borrow, default)]
+    headers: Vec<Header<'a>>,
+    #[serde(borrow, rename = "postData")]
+    post_data: Option<Content<'a>>,
+}
+
+#[derive(Deserialize)]
+struct Response<'a> {
+    status: Option<i64>,
+    #[serde(borrow, default)]
+    headers: Vec<Header<'a>>,
+    #[serde(borrow)]
+    content: Option<Content<'a>>,
+}
+
+#[derive(Deserialize)]
+struct Content<'a> {
+    #[serde(borrow, rename = "mimeType")]
+    mime_type: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    text: Option<&'a RawValue>,
+    #[serde(borrow)]
+    encoding: Option<Cow<'a, str>>,
+}
+
+#[derive(Deserialize)]
+struct Header<'a> {
+    #[serde(borrow)]
+    name: Cow<'a, str>,
+    #[serde(borrow)]
+    value: Cow<'a, str>,
+}
+
+#[derive(Deserialize)]
+struct EventSourceMessage<'a> {
+    #[serde(borrow)]
+    data: Option<&'a RawValue>,
+}
+
+/// Whether `bytes` look like a HAR document: an object whose first member is `log`.
+pub(crate) fn sniff(bytes: &[u8]) -> bool {
+    let head = &bytes[..bytes.len().min(4096)];
+    let text = String::from_utf8_lossy(head);
+    let trimmed = text.trim_start();
+    trimmed.starts_with('{') && trimmed[1..].trim_start().starts_with("\"log\"")
+}
+
+fn header<'h>(headers: &'h [Header], name: &str) -> Option<&'h str> {
+    headers
+        .iter()
+        .find(|h| h.name.eq_ignore_ascii_case(name))
+        .map(|h| h.value.as_ref())
+}
+
+fn offset_of(document: &[u8], raw: &RawValue) -> usize {
+    (raw.get().as_ptr() as usize).saturating_sub(document.as_ptr() as usize)
+}
+
+/// The text of a body member, unescaped and, for `"encoding":"base64"`, decoded.
+fn body_text<'a>(raw: &'a RawValue, encoding: Option<&str>) -> Result<Cow<'a, str>, String> {
+    let text = string_of(raw).ok_or("the body \"text\" is not a string")?;
+    if encoding.is_some_and(|e| e.eq_ignore_ascii_case("base64")) {
+        let bytes = base64::engine::general_purpose::STANDARD
+            .decode(text.trim())
+            .map_err(|e| format!("the base64 body cannot be decoded: {e}"))?;
+        return String::from_utf8(bytes).map(Cow::Owned).map_err(|e| {
+            format!(
+                "the body is not UTF-8 (invalid byte at {})",
+                e.utf8_error().valid_up_to()
+            )
+        });
+    }
+    Ok(text)
+}
+
+/// Why one entry could not be read, and where.
+struct EntryProblem {
+    offset: usize,
+    why: String,
+}
+
+fn exchange<'a>(
+    document: &'a [u8],
+    number: usize,
+    raw: &'a RawValue,
+) -> Result<Exchange<'a>, EntryProblem> {
+    let offset = offset_of(document, raw);
+    let problem = |why: String| EntryProblem { offset, why };
+    let entry: Entry = serde_json::from_str(raw.get())
+        .map_err(|e| problem(format!("entry {number} is not a valid HAR entry: {e}")))?;
+    let started_ms = entry.started.as_deref().and_then(parse_rfc3339_ms);
+    let ended_ms = started_ms.map(|start| start + entry.time.filter(|t| *t > 0.0).unwrap_or(0.0));
+    let response_headers: &[Header] = entry.response.as_ref().map_or(&[], |r| &r.headers);
+    let session = header(&entry.request.headers, "mcp-session-id")
+        .or_else(|| header(response_headers, "mcp-session-id"))
+        .map(Into::into);
+    let body = |content: Option<&Content<'a>>| -> Result<Option<Body<'a>>, EntryProblem> {
+        let Some(content) = content else {
+            return Ok(None);
+        };
+        let Some(raw) = content.text else {
+            return Ok(None);
+        };
+        let body_offset = offset_of(document, raw);
+        let text = body_text(raw, content.encoding.as_deref()).map_err(|why| EntryProblem {
+            offset: body_offset,
+            why: format!("entry {number}: {why}"),
+        })?;
+        Ok(Some(Body {
+            text,
+            offset: body_offset,
+        }))
+    };
+    let response_content = entry.response.as_ref().and_then(|r| r.content.as_ref());
+    let failure = [entry.error, entry.failure_text]
+        .into_iter()
+        .flatten()
+        .map(|raw| string_of(raw).map_or_else(|| raw.get().to_string(), Cow::into_owned))
+        .find(|text| !text.is_empty());
+    let sse_messages = entry.event_source_messages.as_ref().map(|messages| {
+        messages
+            .iter()
+            .filter_map(|m| m.data)
+            .filter_map(|raw| {
+                let text = string_of(raw)?;
+                Some(Body {
+                    text,
+                    offset: offset_of(document, raw),
+                })
+            })
+            .collect()
+    });
+    let path = url_path(&entry.request.url);
+    Ok(Exchange {
+        number,
+        method: entry.request.method.clone(),
+        path,
+        started_ms,
+        ended_ms,
+        status: entry.response.as_ref().and_then(|r| r.status),
+        session,
+        request_body: body(entry.request.post_data.as_ref())?,
+        response_content_type: response_content
+            .and_then(|c| c.mime_type.as_deref())
+            .or_else(|| header(response_headers, "content-type"))
+            .map(|t| t.to_ascii_lowercase()),
+        response_body: body(response_content)?.filter(|b| !b.text.is_empty()),
+        sse_messages,
+        failure,
+        offset,
+    })
+}
+
+/// The path of a URL, for naming an exchange ("/mcp").
+fn url_path(url: &str) -> String {
+    let after_scheme = url.split_once("://").map_or(url, |(_, rest)| rest);
+    let path = after_scheme.find('/').map_or("/", |i| &after_scheme[i..]);
+    let path = path.split(['?', '#']).next().unwrap_or(path);
+    crate::sanitize::display_bytes(path.as_bytes(), 60)
+}
+
+/// Decodes a HAR document into events in trace order.
+pub(crate) fn decode(bytes: &[u8], source: u32) -> Vec<Event> {
+    let unreadable = |location: Location, why: Unreadable| Event {
+        location,
+        session: None,
+        from: None,
+        stream: None,
+        time_ms: None,
+        place: None,
+        payload: Payload::Unreadable(why),
+    };
+    let whole = |why: Unreadable, offset: usize| {
+        let lines = LineMap::new(bytes, source, vec![offset]);
+        vec![unreadable(lines.locate(offset), why)]
+    };
+    let text = match std::str::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(e) => {
+            return whole(
+                Unreadable::Json(format!(
+                    "the HAR file is not valid UTF-8 (invalid byte at offset {})",
+                    e.valid_up_to()
+                )),
+                e.valid_up_to(),
+            )
+        }
+    };
+    let har: Har = match serde_json::from_str(text) {
+        Ok(har) => har,
+        Err(e) => {
+            let offset = offset_of_line(bytes, e.line());
+            let why = match e.classify() {
+                serde_json::error::Category::Data => {
+                    Unreadable::Envelope(format!("not a HAR 1.2 file: {e}"))
+                }
+                _ => Unreadable::Json(format!("the HAR file is not valid JSON: {e}")),
+            };
+            return whole(why, offset);
+        }
+    };
+    let decoded: Vec<Result<Exchange, EntryProblem>> = har
+        .log
+        .entries
+        .par_iter()
+        .enumerate()
+        .map(|(i, raw)| exchange(bytes, i + 1, raw))
+        .collect();
+    let mut offsets = Vec::new();
+    for result in &decoded {
+        match result {
+            Ok(x) => {
+                offsets.push(x.offset);
+                offsets.extend(
+                    x.request_body
+                        .iter()
+                        .chain(&x.response_body)
+                        .map(|b| b.offset),
+                );
+                offsets.extend(x.sse_messages.iter().flatten().map(|b| b.offset));
+            }
+            Err(problem) => offsets.push(problem.offset),
+        }
+    }
+    let lines = LineMap::new(bytes, source, offsets);
+    let locate = |offset: usize| lines.locate(offset);
+    let mut timed: Vec<(usize, Timed)> = decoded
+        .par_iter()
+        .enumerate()
+        .flat_map_iter(|(i, result)| {
+            let events = match result {
+                Ok(x) if x.is_mcp() => x.events(&locate),
+                Ok(_) => Vec::new(),
+                Err(problem) => vec![Timed {
+                    time: f64::NEG_INFINITY,
+                    event: unreadable(
+                        locate(problem.offset),
+                        Unreadable::Envelope(problem.why.clone()),
+                    ),
+                }],
+            };
+            events.into_iter().map(move |t| (i, t))
+        })
+        .collect();
+    // Trace order: by time; exchanges without a time keep their place. A stable
+    // sort keeps the order of events within one exchange.
+    timed
+        .sort_by(|(a_entry, a), (b_entry, b)| a.time.total_cmp(&b.time).then(a_entry.cmp(b_entry)));
+    timed.into_iter().map(|(_, t)| t.event).collect()
+}
+
+/// Byte offset where 1-based `line` starts.
+fn offset_of_line(bytes: &[u8], line: usize) -> usize {
+    if line <= 1 {
+        return 0;
+    }
+    memchr::memchr_iter(b'\n', bytes)
+        .nth(line - 2)
+        .map_or(bytes.len(), |p| p + 1)
+}

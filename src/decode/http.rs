@@ -1,0 +1,232 @@
+//! HTTP exchanges (from a HAR file or another capture of Streamable HTTP)
+//! -> events: the JSON-RPC messages of the request body, then those of the
+//! response body (one JSON document, or SSE events), each on the exchange's
+//! own channel, and a transport event when the stream ended early.
+
+use std::borrow::Cow;
+
+use compact_str::CompactString;
+
+use super::json::{messages_of, OneOrBatch};
+use super::jsonl::json_error;
+use super::sse;
+use crate::event::{Event, Location, Payload, Side, Transport};
+
+/// A body as captured, decoded to text, and where it is in the capture file.
+pub(crate) struct Body<'a> {
+    pub text: Cow<'a, str>,
+    /// Byte offset of the body in the capture file.
+    pub offset: usize,
+}
+
+/// One HTTP request and its response, as far as the capture has them.
+pub(crate) struct Exchange<'a> {
+    /// 1-based number of the exchange in the capture file.
+    pub number: usize,
+    pub method: Cow<'a, str>,
+    pub path: String,
+    pub started_ms: Option<f64>,
+    /// When the response was complete (or the capture gave up on it).
+    pub ended_ms: Option<f64>,
+    pub status: Option<i64>,
+    /// The `Mcp-Session-Id` of the request, or the one the response assigned.
+    pub session: Option<CompactString>,
+    pub request_body: Option<Body<'a>>,
+    pub response_content_type: Option<String>,
+    pub response_body: Option<Body<'a>>,
+    /// Per-event SSE messages an exporter recorded (`_eventSourceMessages`),
+    /// preferred over parsing the body text.
+    pub sse_messages: Option<Vec<Body<'a>>>,
+    /// Why the exchange did not complete, when the capture says.
+    pub failure: Option<String>,
+    /// Byte offset of the exchange itself in the capture file.
+    pub offset: usize,
+}
+
+/// An event with the time that orders it among the other exchanges' events.
+pub(crate) struct Timed {
+    pub time: f64,
+    pub event: Event,
+}
+
+impl Exchange<'_> {
+    fn describe(&self) -> String {
+        format!("entry {} ({} {})", self.number, self.method, self.path)
+    }
+
+    /// Whether this exchange carries MCP traffic at all.
+    pub fn is_mcp(&self) -> bool {
+        self.session.is_some()
+            || self
+                .request_body
+                .as_ref()
+                .is_some_and(|b| b.text.contains("\"jsonrpc\""))
+            || self
+                .response_content_type
+                .as_deref()
+                .is_some_and(|t| t.starts_with("text/event-stream"))
+    }
+
+    /// The events of this exchange, with the times that order them.
+    pub fn events(&self, locate: &dyn Fn(usize) -> Location) -> Vec<Timed> {
+        let start = self.started_ms.unwrap_or(0.0);
+        let end = self.ended_ms.unwrap_or(start);
+        let stream: CompactString = format!("entry {}", self.number).into();
+        let event = |offset: usize, from: Option<Side>, place: String, payload| Event {
+            location: locate(offset),
+            session: self.session.clone(),
+            from,
+            stream: Some(stream.clone()),
+            time_ms: Some(start),
+            place: Some(place.into()),
+            payload,
+        };
+        let mut out = Vec::new();
+        let push_body =
+            |out: &mut Vec<Timed>, body: &Body, from: Side, place: String, time: f64| {
+                match serde_json::from_str::<OneOrBatch>(&body.text) {
+                    Ok(raw) => messages_of(raw, |message| {
+                        out.push(Timed {
+                            time,
+                            event: event(
+                                body.offset,
+                                Some(from),
+                                place.clone(),
+                                Payload::Message(message),
+                            ),
+                        })
+                    }),
+                    Err(e) => out.push(Timed {
+                        time,
+                        event: event(
+                            body.offset,
+                            None,
+                            place.clone(),
+                            Payload::Unreadable(json_error(&e)),
+                        ),
+                    }),
+                }
+            };
+        if let Some(body) = &self.request_body {
+            push_body(
+                &mut out,
+                body,
+                Side::Client,
+                format!("request body of {}", self.describe()),
+                start,
+            );
+        }
+        let is_sse = self
+            .response_content_type
+            .as_deref()
+            .is_some_and(|t| t.starts_with("text/event-stream"));
+        if let Some(messages) = &self.sse_messages {
+            for (n, body) in messages.iter().enumerate() {
+                let place = format!("SSE event {} of the response to {}", n + 1, self.describe());
+                push_body(&mut out, body, Side::Server, place, end);
+            }
+        } else if let Some(body) = &self.response_body {
+            if is_sse {
+                for (n, sse_event) in sse::parse(&body.text).iter().enumerate() {
+                    let place =
+                        format!("SSE event {} of the response to {}", n + 1, self.describe());
+                    let data = Body {
+                        text: Cow::Borrowed(&sse_event.data),
+                        offset: body.offset,
+                    };
+                    if !sse_event.data.trim().is_empty() {
+                        push_body(&mut out, &data, Side::Server, place, end);
+                    }
+                }
+            } else if !body.text.trim().is_empty() {
+                let place = format!("response body of {}", self.describe());
+                push_body(&mut out, body, Side::Server, place, end);
+            }
+        }
+        if let Some(failure) = self.ended_early() {
+            out.push(Timed {
+                time: end,
+                event: event(
+                    self.offset,
+                    None,
+                    self.describe(),
+                    Payload::Transport(Transport::StreamAborted(failure)),
+                ),
+            });
+        }
+        out
+    }
+
+    /// How the response stream ended early, if it did.
+    fn ended_early(&self) -> Option<String> {
+        if let Some(failure) = &self.failure {
+            return Some(crate::sanitize::display_bytes(failure.as_bytes(), 120));
+        }
+        match self.status {
+            None | Some(0) | Some(-1) => Some("the stream has no response (status 0 or -1)".into()),
+            Some(status) if (200..300).contains(&status) && status != 202 => {
+                let carries_requests = self
+                    .request_body
+                    .as_ref()
+                    .is_some_and(|b| b.text.contains("\"method\"") && b.text.contains("\"id\""));
+                (carries_requests && self.response_body.is_none() && self.sse_messages.is_none())
+                    .then(|| "the response body is missing (cut off, or not captured)".into())
+            }
+            Some(_) => None,
+        }
+    }
+}
+
+/// Maps byte offsets of a document to the lines that hold them.
+pub(crate) struct LineMap {
+    /// (offset, location), sorted by offset.
+    located: Vec<(usize, Location)>,
+}
+
+impl LineMap {
+    /// Locates every offset in `offsets` in one pass over the document.
+    pub fn new(bytes: &[u8], source: u32, mut offsets: Vec<usize>) -> LineMap {
+        offsets.sort_unstable();
+        offsets.dedup();
+        let mut located = Vec::with_capacity(offsets.len());
+        let (mut line, mut counted_to) = (1u64, 0usize);
+        for offset in offsets {
+            let offset = offset.min(bytes.len());
+            line += memchr::memchr_iter(b'\n', &bytes[counted_to..offset]).count() as u64;
+            counted_to = offset;
+            let start = memchr::memrchr(b'\n', &bytes[..offset]).map_or(0, |p| p + 1);
+            let end = memchr::memchr(b'\n', &bytes[offset..]).map_or(bytes.len(), |p| offset + p);
+            let end = if end > start && bytes[end - 1] == b'\r' {
+                end - 1
+            } else {
+                end
+            };
+            located.push((
+                offset,
+                Location {
+                    source,
+                    line,
+                    offset: start as u64,
+                    len: u32::try_from(end - start).unwrap_or(u32::MAX),
+                },
+            ));
+        }
+        LineMap { located }
+    }
+
+    pub fn locate(&self, offset: usize) -> Location {
+        if self.located.is_empty() {
+            return Location {
+                source: 0,
+                line: 1,
+                offset: 0,
+                len: 0,
+            };
+        }
+        let index = self
+            .located
+            .binary_search_by_key(&offset, |(o, _)| *o)
+            .unwrap_or_else(|i| i.saturating_sub(1));
+        self.located[index].1
+    }
+}

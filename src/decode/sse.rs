@@ -1,0 +1,150 @@
+//! `text/event-stream` bodies (WHATWG server-sent events), parsed with nom.
+//!
+//! Lines end with CRLF, LF or CR. `data` lines of one event are joined with
+//! LF; `:` starts a comment; a blank line dispatches the event. Unlike a
+//! browser, a final event without its blank line is kept: a captured stream
+//! that was cut off still carries the messages it delivered.
+
+use nom::branch::alt;
+use nom::bytes::complete::{tag, take_till};
+use nom::combinator::{eof, value};
+use nom::IResult;
+use nom::Parser;
+
+/// One dispatched event.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SseEvent {
+    /// The `event` field; `None` means the default type, `message`.
+    pub event: Option<String>,
+    pub data: String,
+    pub id: Option<String>,
+    pub retry: Option<u64>,
+    /// Byte offset of the event's first line in the body.
+    pub offset: usize,
+}
+
+fn line_end(input: &str) -> IResult<&str, ()> {
+    alt((
+        value((), tag("\r\n")),
+        value((), tag("\n")),
+        value((), tag("\r")),
+        value((), eof),
+    ))
+    .parse(input)
+}
+
+/// One line, without its terminator.
+fn line(input: &str) -> IResult<&str, &str> {
+    let (rest, text) = take_till(|c| c == '\r' || c == '\n').parse(input)?;
+    let (rest, ()) = line_end(rest)?;
+    Ok((rest, text))
+}
+
+/// Splits a field line into name and value (one leading space is dropped).
+fn field(line: &str) -> (&str, &str) {
+    match line.split_once(':') {
+        Some((name, value)) => (name, value.strip_prefix(' ').unwrap_or(value)),
+        None => (line, ""),
+    }
+}
+
+/// Parses a whole body into its events.
+pub fn parse(body: &str) -> Vec<SseEvent> {
+    let mut events = Vec::new();
+    let mut pending = SseEvent {
+        event: None,
+        data: String::new(),
+        id: None,
+        retry: None,
+        offset: 0,
+    };
+    let mut has_data = false;
+    let mut started = false;
+    let mut rest = body;
+    while !rest.is_empty() {
+        let at = body.len() - rest.len();
+        let Ok((next, text)) = line(rest) else { break };
+        rest = next;
+        if text.is_empty() {
+            if has_data {
+                // The last event id carries over to later events.
+                let id = pending.id.clone();
+                events.push(std::mem::replace(
+                    &mut pending,
+                    SseEvent {
+                        event: None,
+                        data: String::new(),
+                        id,
+                        retry: None,
+                        offset: 0,
+                    },
+                ));
+            } else {
+                pending.event = None;
+            }
+            has_data = false;
+            started = false;
+            continue;
+        }
+        if text.starts_with(':') {
+            continue;
+        }
+        if !started {
+            pending.offset = at;
+            started = true;
+        }
+        match field(text) {
+            ("data", value) => {
+                if has_data {
+                    pending.data.push('\n');
+                }
+                pending.data.push_str(value);
+                has_data = true;
+            }
+            ("event", value) => pending.event = Some(value.to_string()),
+            ("id", value) if !value.contains('\0') => pending.id = Some(value.to_string()),
+            ("retry", value) => pending.retry = value.parse().ok().or(pending.retry),
+            _ => {}
+        }
+    }
+    if has_data {
+        events.push(pending);
+    }
+    events
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn events_with_every_line_end() {
+        for end in ["\n", "\r\n", "\r"] {
+            let body = format!(
+                "event: message{end}id: 7{end}data: {{\"a\":1,{end}data: \"b\":2}}{end}{end}: comment{end}retry: 3000{end}data:x{end}{end}"
+            );
+            let events = parse(&body);
+            assert_eq!(events.len(), 2, "{end:?}");
+            assert_eq!(events[0].event.as_deref(), Some("message"));
+            assert_eq!(events[0].id.as_deref(), Some("7"));
+            assert_eq!(events[0].data, "{\"a\":1,\n\"b\":2}");
+            assert_eq!(events[0].offset, 0);
+            assert_eq!(events[1].data, "x");
+            assert_eq!(events[1].retry, Some(3000));
+            assert_eq!(&body[events[1].offset..events[1].offset + 5], "retry");
+        }
+    }
+
+    #[test]
+    fn a_final_event_without_blank_line_is_kept() {
+        let events = parse("data: {\"jsonrpc\":\"2.0\"}");
+        assert_eq!(events.len(), 1);
+        assert_eq!(events[0].data, "{\"jsonrpc\":\"2.0\"}");
+    }
+
+    #[test]
+    fn events_without_data_are_not_dispatched() {
+        assert!(parse("event: ping\n\n: keep-alive\n\n").is_empty());
+        assert!(parse("").is_empty());
+    }
+}

@@ -1,0 +1,79 @@
+//! Every capture format decodes to the same events as its canonical twin:
+//! for each `testdata/**/NAME.<ext>` with a `NAME.canonical.jsonl` beside it,
+//! the engine must see the same messages, senders, sessions, streams and
+//! order. Transport events the canonical format cannot express (an aborted
+//! HTTP stream) are left out of the comparison.
+
+use std::path::{Path, PathBuf};
+
+use mcp_lint::decode::{decode_document, detect};
+use mcp_lint::event::{Payload, Transport};
+
+fn twins(dir: &Path, out: &mut Vec<(PathBuf, PathBuf)>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            twins(&path, out);
+            continue;
+        }
+        let name = path.file_name().unwrap().to_str().unwrap();
+        if name.ends_with(".canonical.jsonl") {
+            continue;
+        }
+        let stem = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
+        let canonical = path.with_file_name(format!("{stem}.canonical.jsonl"));
+        if canonical.is_file() {
+            out.push((path, canonical));
+        }
+    }
+}
+
+/// What the engine sees of a trace, one line per event.
+fn seen(path: &Path) -> Vec<String> {
+    let bytes = std::fs::read(path).unwrap();
+    decode_document(&bytes, 0, detect(&bytes))
+        .into_iter()
+        .filter(|e| !matches!(e.payload, Payload::Transport(Transport::StreamAborted(_))))
+        .map(|e| {
+            let payload = match &e.payload {
+                Payload::Message(m) => format!("{:?} {:?}", m.body, m.problems),
+                other => format!("{other:?}"),
+            };
+            format!("{:?} {:?} {:?} {payload}", e.session, e.from, e.stream)
+        })
+        .collect()
+}
+
+#[test]
+fn captures_decode_like_their_canonical_twins() {
+    let mut pairs = Vec::new();
+    twins(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata"),
+        &mut pairs,
+    );
+    assert!(
+        !pairs.is_empty(),
+        "no capture with a canonical twin in testdata/"
+    );
+    for (capture, canonical) in pairs {
+        let (got, want) = (seen(&capture), seen(&canonical));
+        assert!(!want.is_empty(), "{} is empty", canonical.display());
+        for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+            assert_eq!(
+                g,
+                w,
+                "{}: event {} differs from {}",
+                capture.display(),
+                i + 1,
+                canonical.display()
+            );
+        }
+        assert_eq!(
+            got.len(),
+            want.len(),
+            "{}: event count differs from {}",
+            capture.display(),
+            canonical.display()
+        );
+    }
+}
