@@ -15,6 +15,7 @@ PIDS=()
 cleanup() {
   for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
   for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
+  rm -rf "$LOGS"
 }
 trap cleanup EXIT
 
@@ -30,9 +31,9 @@ wait_port() {  # bounded: 100 x 0.1 s
   echo "port $1 never opened" >&2; return 1
 }
 
-# record NAME SERVER_PORT PROXY_PORT "SERVER_FLAGS" "CLIENT_FLAGS"
+# record NAME SERVER_PORT PROXY_PORT "SERVER_FLAGS" "CLIENT_FLAGS" "CHECK_FLAGS"
 record() {
-  local name=$1 sport=$2 pport=$3 sflags=$4 cflags=$5
+  local name=$1 sport=$2 pport=$3 sflags=$4 cflags=$5 checkflags=$6
   local har="$OUT/$name.har"
   rm -f "$har"
   "$VENV_MCP/bin/python" "$HERE/server.py" "$sport" $sflags >"$LOGS/$name-server.log" 2>&1 &
@@ -48,10 +49,11 @@ record() {
   sleep 0.5                                   # let the last flows finish in the proxy
   kill -INT "$ppid"; wait "$ppid" || true     # mitmdump writes the HAR on exit
   kill "$spid"; wait "$spid" || true
+  PIDS=()
   [ -s "$har" ] || { echo "no HAR written: $har" >&2; cat "$LOGS/$name-proxy.log" >&2; return 1; }
   echo "wrote $har ($(wc -c <"$har") bytes)"
+  "$VENV_MCP/bin/python" "$HERE/check_har.py" "$har" $checkflags
 }
 
-record python-sdk-streamable-http 18931 18941 "" "--cancel"
-record python-sdk-json-response  18932 18942 "--json-response" ""
-rm -rf "$LOGS"
+record python-sdk-streamable-http 18931 18941 ""                "--cancel" "--sse"
+record python-sdk-json-response   18932 18942 "--json-response" ""         ""

@@ -13,6 +13,7 @@ from mcp.types import SamplingMessage, TextContent
 
 warnings.simplefilter("ignore")  # sampling is deprecated at 2026-07-28; this recording uses 2025-11-25
 
+JSON_RESPONSE = "--json-response" in sys.argv
 mcp = MCPServer("har-demo", version="0.1.0", log_level="WARNING")
 
 
@@ -37,10 +38,13 @@ async def ask_client(question: str, ctx: Context) -> str:
     result = await ctx.session.create_message(
         [SamplingMessage(role="user", content=TextContent(type="text", text=question))],
         max_tokens=20,
+        # SSE mode: send it on this tool call's own response stream. A JSON response has no
+        # stream, so that fails ("no back-channel"); unrelated, it goes on the GET stream.
+        related_request_id=None if JSON_RESPONSE else ctx.request_id,
     )
     return f"client said: {result.content.text}"
 
 
 if __name__ == "__main__":
     port = int(sys.argv[1])
-    mcp.run("streamable-http", host="127.0.0.1", port=port, json_response="--json-response" in sys.argv)
+    mcp.run("streamable-http", host="127.0.0.1", port=port, json_response=JSON_RESPONSE)
