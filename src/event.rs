@@ -305,7 +305,8 @@ pub enum Transport {
 pub enum Unreadable {
     /// Not JSON (or not UTF-8): rule `invalid-json`. The text is a full sentence.
     Json(String),
-    /// JSON, but not a valid envelope: rule `invalid-envelope`.
+    /// JSON, but not a valid record of its format (a canonical envelope, a
+    /// HAR entry): rule `invalid-envelope`. The text is a full sentence.
     Envelope(String),
 }
 

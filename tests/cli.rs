@@ -303,3 +303,44 @@ fn output_is_the_same_on_one_thread_and_many_and_from_stdin() {
         text(&one).replace("\"big.jsonl\"", "\"<stdin>\"")
     );
 }
+
+#[test]
+fn broken_har_files_give_clear_findings() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/har/devtools-streamable-http.har"),
+    )
+    .unwrap();
+    // Cut in the middle of an entry, as a capture still being written.
+    std::fs::write(dir.path().join("truncated.har"), &good[..good.len() / 2]).unwrap();
+    // Not UTF-8.
+    let mut latin1 = good.clone().into_bytes();
+    let at = latin1.len() / 3;
+    latin1[at] = 0xe9;
+    std::fs::write(dir.path().join("latin1.har"), latin1).unwrap();
+    // An entry of the wrong shape, and a body that is not JSON-RPC.
+    std::fs::write(
+        dir.path().join("odd.har"),
+        r#"{"log":{"version":"1.2","entries":[
+{"startedDateTime":"2026-11-30T07:00:00Z","time":1,"request":"POST /mcp"},
+{"startedDateTime":"2026-11-30T07:00:01Z","time":1,"request":{"method":"POST","url":"http://h/mcp","headers":[],"postData":{"text":"{\"jsonrpc\":\"2.0\",\"id\":1,"}},"response":{"status":400,"headers":[],"content":{"mimeType":"text/plain","text":"bad request"}}}
+]}}
+"#,
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("not-har.har"), r#"{"log": {"pages": []}}"#).unwrap();
+    let out = mcp_lint(
+        &[
+            "--format",
+            "concise",
+            "truncated.har",
+            "latin1.har",
+            "odd.har",
+            "not-har.har",
+        ],
+        dir.path(),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
+    insta::assert_snapshot!(text(&out.stdout));
+}

@@ -15,7 +15,7 @@ use rayon::prelude::*;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use super::http::{Body, Exchange, LineMap, Timed};
+use super::http::{causal_order, Body, Exchange, LineMap, Timed};
 use super::json::string_of;
 use super::timestamp::parse_rfc3339_ms;
 use crate::event::{Event, Location, Payload, Unreadable};
@@ -45,8 +45,19 @@ struct Entry<'a> {
     error: Option<&'a RawValue>,
     #[serde(borrow, rename = "_failureText")]
     failure_text: Option<&'a RawValue>,
+    timings: Option<Timings>,
     #[serde(borrow, rename = "_eventSourceMessages")]
     event_source_messages: Option<Vec<EventSourceMessage<'a>>>,
+}
+
+#[derive(Deserialize)]
+struct Timings {
+    blocked: Option<f64>,
+    dns: Option<f64>,
+    connect: Option<f64>,
+    ssl: Option<f64>,
+    send: Option<f64>,
+    wait: Option<f64>,
 }
 
 #[derive(Deserialize)]
@@ -146,6 +157,17 @@ fn exchange<'a>(
     let entry: Entry = serde_json::from_str(raw.get())
         .map_err(|e| problem(format!("entry {number} is not a valid HAR entry: {e}")))?;
     let started_ms = entry.started.as_deref().and_then(parse_rfc3339_ms);
+    // Time to first byte: every phase before the response body (-1 = n/a).
+    let before_body: f64 = entry
+        .timings
+        .as_ref()
+        .map(|t| [t.blocked, t.dns, t.connect, t.ssl, t.send, t.wait])
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|ms| *ms > 0.0)
+        .sum();
+    let first_byte_ms = started_ms.map(|start| start + before_body);
     let ended_ms = started_ms.map(|start| start + entry.time.filter(|t| *t > 0.0).unwrap_or(0.0));
     let response_headers: &[Header] = entry.response.as_ref().map_or(&[], |r| &r.headers);
     let session = header(&entry.request.headers, "mcp-session-id")
@@ -193,6 +215,7 @@ fn exchange<'a>(
         method: entry.request.method.clone(),
         path,
         started_ms,
+        first_byte_ms,
         ended_ms,
         status: entry.response.as_ref().and_then(|r| r.status),
         session,
@@ -249,7 +272,7 @@ pub(crate) fn decode(bytes: &[u8], source: u32) -> Vec<Event> {
             let offset = offset_of_line(bytes, e.line());
             let why = match e.classify() {
                 serde_json::error::Category::Data => {
-                    Unreadable::Envelope(format!("not a HAR 1.2 file: {e}"))
+                    Unreadable::Envelope(format!("not a valid HAR 1.2 file: {e}"))
                 }
                 _ => Unreadable::Json(format!("the HAR file is not valid JSON: {e}")),
             };
@@ -303,7 +326,7 @@ pub(crate) fn decode(bytes: &[u8], source: u32) -> Vec<Event> {
     // sort keeps the order of events within one exchange.
     timed
         .sort_by(|(a_entry, a), (b_entry, b)| a.time.total_cmp(&b.time).then(a_entry.cmp(b_entry)));
-    timed.into_iter().map(|(_, t)| t.event).collect()
+    causal_order(timed.into_iter().map(|(_, t)| t.event).collect())
 }
 
 /// Byte offset where 1-based `line` starts.

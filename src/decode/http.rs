@@ -8,9 +8,8 @@ use std::borrow::Cow;
 use compact_str::CompactString;
 
 use super::json::{messages_of, OneOrBatch};
-use super::jsonl::json_error;
 use super::sse;
-use crate::event::{Event, Location, Payload, Side, Transport};
+use crate::event::{Event, Location, Payload, Side, Transport, Unreadable};
 
 /// A body as captured, decoded to text, and where it is in the capture file.
 pub(crate) struct Body<'a> {
@@ -26,6 +25,8 @@ pub(crate) struct Exchange<'a> {
     pub method: Cow<'a, str>,
     pub path: String,
     pub started_ms: Option<f64>,
+    /// When the first byte of the response arrived, when the capture says.
+    pub first_byte_ms: Option<f64>,
     /// When the response was complete (or the capture gave up on it).
     pub ended_ms: Option<f64>,
     pub status: Option<i64>,
@@ -70,7 +71,14 @@ impl Exchange<'_> {
     /// The events of this exchange, with the times that order them.
     pub fn events(&self, locate: &dyn Fn(usize) -> Location) -> Vec<Timed> {
         let start = self.started_ms.unwrap_or(0.0);
-        let end = self.ended_ms.unwrap_or(start);
+        let end = self.ended_ms.unwrap_or(start).max(start);
+        let first_byte = self.first_byte_ms.unwrap_or(start).clamp(start, end);
+        // Events of one SSE body arrived between the first byte and the end;
+        // without per-event times, spread them evenly over that window.
+        let spread = |n: usize, count: usize| match count {
+            0 | 1 => first_byte,
+            _ => first_byte + (end - first_byte) * n as f64 / (count - 1) as f64,
+        };
         let stream: CompactString = format!("entry {}", self.number).into();
         let event = |offset: usize, from: Option<Side>, place: String, payload| Event {
             location: locate(offset),
@@ -102,7 +110,9 @@ impl Exchange<'_> {
                             body.offset,
                             None,
                             place.clone(),
-                            Payload::Unreadable(json_error(&e)),
+                            Payload::Unreadable(Unreadable::Json(format!(
+                                "the body is not valid JSON: {e}"
+                            ))),
                         ),
                     }),
                 }
@@ -123,11 +133,18 @@ impl Exchange<'_> {
         if let Some(messages) = &self.sse_messages {
             for (n, body) in messages.iter().enumerate() {
                 let place = format!("SSE event {} of the response to {}", n + 1, self.describe());
-                push_body(&mut out, body, Side::Server, place, end);
+                push_body(
+                    &mut out,
+                    body,
+                    Side::Server,
+                    place,
+                    spread(n, messages.len()),
+                );
             }
         } else if let Some(body) = &self.response_body {
             if is_sse {
-                for (n, sse_event) in sse::parse(&body.text).iter().enumerate() {
+                let sse_events = sse::parse(&body.text);
+                for (n, sse_event) in sse_events.iter().enumerate() {
                     let place =
                         format!("SSE event {} of the response to {}", n + 1, self.describe());
                     let data = Body {
@@ -135,10 +152,16 @@ impl Exchange<'_> {
                         offset: body.offset,
                     };
                     if !sse_event.data.trim().is_empty() {
-                        push_body(&mut out, &data, Side::Server, place, end);
+                        push_body(
+                            &mut out,
+                            &data,
+                            Side::Server,
+                            place,
+                            spread(n, sse_events.len()),
+                        );
                     }
                 }
-            } else if !body.text.trim().is_empty() {
+            } else if self.response_is_json(&body.text) {
                 let place = format!("response body of {}", self.describe());
                 push_body(&mut out, body, Side::Server, place, end);
             }
@@ -155,6 +178,19 @@ impl Exchange<'_> {
             });
         }
         out
+    }
+
+    /// Whether a non-SSE response body is meant as JSON (an error page in
+    /// HTML or plain text is not a protocol message).
+    fn response_is_json(&self, text: &str) -> bool {
+        let text = text.trim_start();
+        !text.is_empty()
+            && (self
+                .response_content_type
+                .as_deref()
+                .is_some_and(|t| t.contains("json"))
+                || text.starts_with('{')
+                || text.starts_with('['))
     }
 
     /// How the response stream ended early, if it did.
@@ -229,4 +265,64 @@ impl LineMap {
             .unwrap_or_else(|i| i.saturating_sub(1));
         self.located[index].1
     }
+}
+
+/// Puts events that timestamps alone order wrongly back in causal order: a
+/// response travelling on one stream cannot precede, on another stream, the
+/// request it answers. Such a response is moved right after its request;
+/// nothing else moves, and events of one stream never change their order.
+pub(crate) fn causal_order(events: Vec<Event>) -> Vec<Event> {
+    use crate::event::{Body, KeyField, RequestId};
+    type Key = (Option<CompactString>, Side, RequestId);
+    let request_key = |e: &Event| match (&e.payload, e.from) {
+        (Payload::Message(m), Some(from)) => match &m.body {
+            Body::Request {
+                id: KeyField::Valid(id),
+                ..
+            } => Some((e.session.clone(), from, id.clone())),
+            _ => None,
+        },
+        _ => None,
+    };
+    let answer_key = |e: &Event| match (&e.payload, e.from) {
+        (Payload::Message(m), Some(from)) => match &m.body {
+            Body::Response {
+                id: Some(KeyField::Valid(id)),
+                ..
+            } => Some((e.session.clone(), from.peer(), id.clone())),
+            _ => None,
+        },
+        _ => None,
+    };
+    // Where each request is, to know whether an early answer has one coming.
+    let mut requests: foldhash::HashMap<Key, Vec<usize>> = Default::default();
+    for (i, e) in events.iter().enumerate() {
+        if let Some(key) = request_key(e) {
+            requests.entry(key).or_default().push(i);
+        }
+    }
+    let mut seen: foldhash::HashSet<Key> = Default::default();
+    let mut waiting: foldhash::HashMap<Key, Vec<Event>> = Default::default();
+    let mut ordered = Vec::with_capacity(events.len());
+    for (i, event) in events.into_iter().enumerate() {
+        if let Some(key) = answer_key(&event) {
+            let request_later = !seen.contains(&key)
+                && requests
+                    .get(&key)
+                    .is_some_and(|at| at.iter().any(|&r| r > i));
+            if request_later {
+                waiting.entry(key).or_default().push(event);
+                continue;
+            }
+        }
+        let key = request_key(&event);
+        ordered.push(event);
+        if let Some(key) = key {
+            if let Some(answers) = waiting.remove(&key) {
+                ordered.extend(answers);
+            }
+            seen.insert(key);
+        }
+    }
+    ordered
 }

@@ -73,10 +73,12 @@ pub(super) fn decode_line(line: &[u8], location: Location, bare: bool, out: &mut
         false => match serde_json::from_str::<ObjectOr<RawEnvelope>>(text) {
             Ok(ObjectOr::Object(envelope)) => match envelope_events(envelope, location, out) {
                 Ok(()) => {}
-                Err(why) => out.push(unreadable(Unreadable::Envelope(why))),
+                Err(why) => out.push(unreadable(Unreadable::Envelope(format!(
+                    "not a valid trace line: {why}"
+                )))),
             },
             Ok(ObjectOr::Other(kind)) => out.push(unreadable(Unreadable::Envelope(format!(
-                "a trace line must be a JSON object, not {}",
+                "not a valid trace line: a trace line must be a JSON object, not {}",
                 kind.describe()
             )))),
             Err(e) => out.push(unreadable(json_error(&e))),

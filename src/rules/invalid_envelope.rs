@@ -22,7 +22,7 @@ impl Rule for InvalidEnvelope {
 
     fn check(&self, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
         if let Payload::Unreadable(Unreadable::Envelope(why)) = &ctx.event.payload {
-            out.push(ctx.diagnostic(&META, format!("not a valid trace line: {why}")));
+            out.push(ctx.diagnostic(&META, why.clone()));
         }
     }
 }
