@@ -298,6 +298,33 @@ pub enum Transport {
     /// An HTTP stream ended before its exchange did (aborted, failed, or still
     /// open when the capture was saved); the text says how.
     StreamAborted(String),
+    /// An HTTP exchange began: what the capture says of it beyond its messages.
+    Http(Box<HttpExchange>),
+}
+
+/// The HTTP facts of one exchange of Streamable HTTP.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct HttpExchange {
+    /// `GET`, `POST`, `DELETE`, ...
+    pub method: CompactString,
+    /// The response status; `None` when there was no response.
+    pub status: Option<i64>,
+    /// The request's `Mcp-Session-Id` header.
+    pub session_header: Option<CompactString>,
+    /// The `Mcp-Session-Id` the response assigned (on the initialize response).
+    pub assigned_session: Option<CompactString>,
+    /// The request's `MCP-Protocol-Version` header.
+    pub protocol_version_header: Option<CompactString>,
+    /// The request carried `Last-Event-ID`: it resumes an earlier stream.
+    pub resumes: bool,
+    pub response_content_type: Option<CompactString>,
+    pub response_has_body: bool,
+    /// What the request body holds.
+    pub requests: u32,
+    pub notifications: u32,
+    pub responses: u32,
+    /// The request body holds an `initialize` request.
+    pub initialize: bool,
 }
 
 /// A line the decoder could not turn into a message.

@@ -11,6 +11,8 @@ use mcp_lint::rules;
 
 #[derive(Debug)]
 struct Example {
+    /// The file extension the example is linted as: `jsonl` or `har`.
+    extension: String,
     kind: String,
     body: String,
     /// The output block that follows a bad example: (byte range of its body in the page, body).
@@ -43,13 +45,16 @@ fn examples(page: &str) -> Vec<Example> {
             body.push_str(inner);
         }
         let end = start + body.len();
-        match info.as_str() {
-            "jsonl bad" | "jsonl good" => examples.push(Example {
-                kind: info.trim_start_matches("jsonl ").to_string(),
-                body,
-                output: None,
-            }),
-            "text" => {
+        match info.split_once(' ') {
+            Some((extension @ ("jsonl" | "har"), kind @ ("bad" | "good"))) => {
+                examples.push(Example {
+                    extension: extension.to_string(),
+                    kind: kind.to_string(),
+                    body,
+                    output: None,
+                })
+            }
+            _ if info == "text" => {
                 if let Some(last) = examples.last_mut() {
                     if last.kind == "bad" && last.output.is_none() {
                         last.output = Some((start..end, body));
@@ -62,11 +67,12 @@ fn examples(page: &str) -> Vec<Example> {
     examples
 }
 
-fn run_binary(trace: &str) -> (String, i32) {
+fn run_binary(trace: &str, extension: &str) -> (String, i32) {
     let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("example.jsonl"), trace).unwrap();
+    let name = format!("example.{extension}");
+    std::fs::write(dir.path().join(&name), trace).unwrap();
     let output = Command::new(env!("CARGO_BIN_EXE_mcp-lint"))
-        .args(["--format", "concise", "--fail-on", "info", "example.jsonl"])
+        .args(["--format", "concise", "--fail-on", "info", &name])
         .current_dir(dir.path())
         .output()
         .unwrap();
@@ -143,11 +149,11 @@ fn rule_pages_examples_hold() {
         }
         let examples = examples(&page);
         if !examples.iter().any(|e| e.kind == "bad") || !examples.iter().any(|e| e.kind == "good") {
-            fail("the page needs a ```jsonl bad and a ```jsonl good example".into());
+            fail("the page needs a bad and a good example (```jsonl bad / ```har bad, ...)".into());
         }
         let mut rewrites = Vec::new();
         for example in &examples {
-            let (output, code) = run_binary(&example.body);
+            let (output, code) = run_binary(&example.body, &example.extension);
             if example.kind == "good" {
                 if code != 0 || output.lines().count() != 1 {
                     fail(format!("the good example is not clean:\n{output}"));

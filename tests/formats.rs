@@ -1,8 +1,8 @@
 //! Every capture format decodes to the same events as its canonical twin:
 //! for each `testdata/**/NAME.<ext>` with a `NAME.canonical.jsonl` beside it,
 //! the engine must see the same messages, senders, sessions, streams and
-//! order. Transport events the canonical format cannot express (an aborted
-//! HTTP stream) are left out of the comparison.
+//! order. Transport events the canonical format cannot express (the HTTP
+//! facts of an exchange, an aborted HTTP stream) are left out of the comparison.
 
 use std::path::{Path, PathBuf};
 
@@ -33,7 +33,12 @@ fn seen(path: &Path) -> Vec<String> {
     let bytes = std::fs::read(path).unwrap();
     decode_document(&bytes, 0, detect(&bytes))
         .into_iter()
-        .filter(|e| !matches!(e.payload, Payload::Transport(Transport::StreamAborted(_))))
+        .filter(|e| {
+            !matches!(
+                e.payload,
+                Payload::Transport(Transport::StreamAborted(_) | Transport::Http(_))
+            )
+        })
         .map(|e| {
             let payload = match &e.payload {
                 Payload::Message(m) => format!("{:?} {:?}", m.body, m.problems),

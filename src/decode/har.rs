@@ -170,9 +170,7 @@ fn exchange<'a>(
     let first_byte_ms = started_ms.map(|start| start + before_body);
     let ended_ms = started_ms.map(|start| start + entry.time.filter(|t| *t > 0.0).unwrap_or(0.0));
     let response_headers: &[Header] = entry.response.as_ref().map_or(&[], |r| &r.headers);
-    let session = header(&entry.request.headers, "mcp-session-id")
-        .or_else(|| header(response_headers, "mcp-session-id"))
-        .map(Into::into);
+    let request_headers = &entry.request.headers;
     let body = |content: Option<&Content<'a>>| -> Result<Option<Body<'a>>, EntryProblem> {
         let Some(content) = content else {
             return Ok(None);
@@ -218,7 +216,10 @@ fn exchange<'a>(
         first_byte_ms,
         ended_ms,
         status: entry.response.as_ref().and_then(|r| r.status),
-        session,
+        request_session: header(request_headers, "mcp-session-id").map(Into::into),
+        response_session: header(response_headers, "mcp-session-id").map(Into::into),
+        protocol_version: header(request_headers, "mcp-protocol-version").map(Into::into),
+        resumes: header(request_headers, "last-event-id").is_some(),
         request_body: body(entry.request.post_data.as_ref())?,
         response_content_type: response_content
             .and_then(|c| c.mime_type.as_deref())

@@ -9,7 +9,9 @@ use compact_str::CompactString;
 
 use super::json::{messages_of, OneOrBatch};
 use super::sse;
-use crate::event::{Event, Location, Payload, Side, Transport, Unreadable};
+use crate::event::{
+    Body as MessageBody, Event, HttpExchange, Location, Payload, Side, Transport, Unreadable,
+};
 
 /// A body as captured, decoded to text, and where it is in the capture file.
 pub(crate) struct Body<'a> {
@@ -30,8 +32,14 @@ pub(crate) struct Exchange<'a> {
     /// When the response was complete (or the capture gave up on it).
     pub ended_ms: Option<f64>,
     pub status: Option<i64>,
-    /// The `Mcp-Session-Id` of the request, or the one the response assigned.
-    pub session: Option<CompactString>,
+    /// The request's `Mcp-Session-Id` header.
+    pub request_session: Option<CompactString>,
+    /// The `Mcp-Session-Id` header of the response (assigned at initialize).
+    pub response_session: Option<CompactString>,
+    /// The request's `MCP-Protocol-Version` header.
+    pub protocol_version: Option<CompactString>,
+    /// The request carried `Last-Event-ID`.
+    pub resumes: bool,
     pub request_body: Option<Body<'a>>,
     pub response_content_type: Option<String>,
     pub response_body: Option<Body<'a>>,
@@ -56,8 +64,17 @@ impl Exchange<'_> {
     }
 
     /// Whether this exchange carries MCP traffic at all.
+    /// The session: the request's id, or for the initialize exchange the
+    /// one its response assigned.
+    fn session(&self) -> Option<CompactString> {
+        self.request_session
+            .clone()
+            .or_else(|| self.response_session.clone())
+    }
+
     pub fn is_mcp(&self) -> bool {
-        self.session.is_some()
+        self.request_session.is_some()
+            || self.response_session.is_some()
             || self
                 .request_body
                 .as_ref()
@@ -80,9 +97,10 @@ impl Exchange<'_> {
             _ => first_byte + (end - first_byte) * n as f64 / (count - 1) as f64,
         };
         let stream: CompactString = format!("entry {}", self.number).into();
+        let session = self.session();
         let event = |offset: usize, from: Option<Side>, place: String, payload| Event {
             location: locate(offset),
-            session: self.session.clone(),
+            session: session.clone(),
             from,
             stream: Some(stream.clone()),
             time_ms: Some(start),
@@ -126,6 +144,53 @@ impl Exchange<'_> {
                 start,
             );
         }
+        // The exchange's HTTP facts come first, with what its request body holds.
+        let mut http = HttpExchange {
+            method: self.method.as_ref().into(),
+            status: self.status.filter(|s| *s > 0),
+            session_header: self.request_session.clone(),
+            assigned_session: self
+                .response_session
+                .clone()
+                .filter(|_| self.request_session.is_none()),
+            protocol_version_header: self.protocol_version.clone(),
+            resumes: self.resumes,
+            response_content_type: self.response_content_type.as_deref().map(Into::into),
+            response_has_body: self
+                .response_body
+                .as_ref()
+                .is_some_and(|b| !b.text.trim().is_empty())
+                || self.sse_messages.as_ref().is_some_and(|m| !m.is_empty()),
+            ..HttpExchange::default()
+        };
+        for timed in &out {
+            if let Payload::Message(message) = &timed.event.payload {
+                match &message.body {
+                    MessageBody::Request { method, .. } if method.starts_with("notifications/") => {
+                        http.notifications += 1
+                    }
+                    MessageBody::Request { method, .. } => {
+                        http.requests += 1;
+                        http.initialize |= method == "initialize";
+                    }
+                    MessageBody::Notification { .. } => http.notifications += 1,
+                    MessageBody::Response { .. } => http.responses += 1,
+                    MessageBody::Unclassifiable => {}
+                }
+            }
+        }
+        out.insert(
+            0,
+            Timed {
+                time: start,
+                event: event(
+                    self.offset,
+                    Some(Side::Client),
+                    self.describe(),
+                    Payload::Transport(Transport::Http(Box::new(http))),
+                ),
+            },
+        );
         let is_sse = self
             .response_content_type
             .as_deref()
@@ -272,11 +337,11 @@ impl LineMap {
 /// request it answers. Such a response is moved right after its request;
 /// nothing else moves, and events of one stream never change their order.
 pub(crate) fn causal_order(events: Vec<Event>) -> Vec<Event> {
-    use crate::event::{Body, KeyField, RequestId};
+    use crate::event::{KeyField, RequestId};
     type Key = (Option<CompactString>, Side, RequestId);
     let request_key = |e: &Event| match (&e.payload, e.from) {
         (Payload::Message(m), Some(from)) => match &m.body {
-            Body::Request {
+            MessageBody::Request {
                 id: KeyField::Valid(id),
                 ..
             } => Some((e.session.clone(), from, id.clone())),
@@ -286,7 +351,7 @@ pub(crate) fn causal_order(events: Vec<Event>) -> Vec<Event> {
     };
     let answer_key = |e: &Event| match (&e.payload, e.from) {
         (Payload::Message(m), Some(from)) => match &m.body {
-            Body::Response {
+            MessageBody::Response {
                 id: Some(KeyField::Valid(id)),
                 ..
             } => Some((e.session.clone(), from.peer(), id.clone())),

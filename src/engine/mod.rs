@@ -12,12 +12,15 @@ pub mod session;
 use foldhash::{HashMap, HashMapExt};
 
 use crate::diagnostic::Diagnostic;
-use crate::event::{Body, Event, KeyField, Outcome, Payload, Transport};
+use compact_str::CompactString;
+
+use crate::event::{Body, Event, KeyField, Location, Outcome, Payload, Transport};
 use crate::rules::{Ctx, Rule};
 
 pub use facts::{CancelTarget, Facts, ProgressTarget, RequestFacts, ResponseTarget};
 pub use session::{
-    Answered, Cancel, Era, Registry, Request, RequestState, RequestView, Session, Unreadable,
+    Answered, Cancel, Era, Registry, Request, RequestState, RequestView, Session, StreamInfo,
+    Unreadable,
 };
 
 /// Counts for the summary line.
@@ -35,6 +38,8 @@ struct SourceSessions {
     /// The last line of this input that could not be read at all: it may
     /// justify an error response with a null id from either side.
     unreadable: Unreadable,
+    /// HTTP session ids the server assigned in this input, and where.
+    assigned_sessions: Vec<(CompactString, Location)>,
 }
 
 pub struct Engine {
@@ -100,6 +105,7 @@ impl Engine {
                 session: &scratch,
                 facts: Facts::None,
                 source_unreadable: sessions.unreadable.last(),
+                assigned_sessions: &sessions.assigned_sessions,
             };
             run_rules(&self.rules, &ctx, &mut self.diagnostics);
             sessions.unreadable.note(event.location);
@@ -117,6 +123,7 @@ impl Engine {
             session,
             facts: Facts::None,
             source_unreadable: sessions.unreadable.last(),
+            assigned_sessions: &sessions.assigned_sessions,
         };
         let message = match &event.payload {
             Payload::Message(message) => message,
@@ -130,6 +137,22 @@ impl Engine {
                         session
                             .aborted_streams
                             .insert(stream.as_str().into(), event.location);
+                    }
+                    (Payload::Transport(Transport::Http(http)), _, stream) => {
+                        if let Some(stream) = stream {
+                            session.streams.insert(
+                                stream.as_str().into(),
+                                StreamInfo {
+                                    method: http.method.clone(),
+                                    resumes: http.resumes,
+                                },
+                            );
+                        }
+                        if let Some(id) = &http.assigned_session {
+                            sessions
+                                .assigned_sessions
+                                .push((id.clone(), event.location));
+                        }
                     }
                     _ => {}
                 }

@@ -50,6 +50,15 @@ impl Unreadable {
     }
 }
 
+/// An HTTP exchange's stream, as far as rules need it.
+#[derive(Debug, Clone)]
+pub struct StreamInfo {
+    /// The HTTP method that opened it (`GET` streams carry no responses).
+    pub method: compact_str::CompactString,
+    /// It resumes an earlier stream (`Last-Event-ID`).
+    pub resumes: bool,
+}
+
 /// Where a request is in its life, as the trace shows it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RequestState {
@@ -115,6 +124,8 @@ pub struct RequestView<'s> {
     pub response: Option<Location>,
     pub response_stream: Option<&'s str>,
     pub last_progress: Option<(f64, Location)>,
+    /// The stream the request travelled on (open requests only).
+    pub stream: Option<&'s str>,
 }
 
 impl RequestView<'_> {
@@ -135,6 +146,7 @@ impl Request {
             response: None,
             response_stream: None,
             last_progress: self.last_progress,
+            stream: self.stream.as_deref(),
         }
     }
 }
@@ -151,6 +163,7 @@ impl Answered {
             response: Some(self.response),
             response_stream: self.response_stream.as_deref(),
             last_progress: None,
+            stream: None,
         }
     }
 }
@@ -249,6 +262,8 @@ pub struct Session {
     pub messages: u64,
     /// HTTP streams that ended before their exchange did, by stream name.
     pub aborted_streams: HashMap<Box<str>, Location>,
+    /// HTTP streams (exchanges) of the session, by stream name.
+    pub streams: HashMap<Box<str>, StreamInfo>,
     /// Ids of bare requests whose sender could not be inferred; their
     /// responses are part of the same reported ambiguity.
     pub ambiguous_requests: HashSet<RequestId>,
@@ -269,6 +284,7 @@ impl Session {
             version: None,
             messages: 0,
             aborted_streams: HashMap::default(),
+            streams: HashMap::default(),
             ambiguous_requests: HashSet::default(),
             ambiguous_responses: HashSet::default(),
             sides: Default::default(),

@@ -11,6 +11,9 @@ mod cancel_unknown_request;
 mod cancel_wrong_direction;
 mod direction_ambiguous;
 mod duplicate_response;
+mod http_202_no_body;
+mod http_protocol_version_header;
+mod http_response_stream;
 mod invalid_envelope;
 mod invalid_json;
 mod invalid_jsonrpc;
@@ -28,6 +31,8 @@ mod request_id_reused;
 mod response_after_cancel;
 mod response_to_notification;
 mod response_unknown_id;
+mod session_id_required;
+mod sse_disconnect_as_cancel;
 mod stdout_pollution;
 mod unanswered_request;
 
@@ -74,6 +79,11 @@ pub static ALL: &[&dyn Rule] = &[
     &duplicate_response::DuplicateResponse,
     &response_after_cancel::ResponseAfterCancel,
     &unanswered_request::UnansweredRequest,
+    &http_202_no_body::Http202NoBody,
+    &session_id_required::SessionIdRequired,
+    &http_protocol_version_header::HttpProtocolVersionHeader,
+    &http_response_stream::HttpResponseStream,
+    &sse_disconnect_as_cancel::SseDisconnectAsCancel,
 ];
 
 /// Looks a rule up by its id.
@@ -95,6 +105,8 @@ pub struct Ctx<'a> {
     pub facts: Facts<'a>,
     /// The last line of this input that could not be read at all.
     pub source_unreadable: Option<Location>,
+    /// HTTP session ids the server assigned earlier in this input, and where.
+    pub assigned_sessions: &'a [(compact_str::CompactString, Location)],
 }
 
 impl Ctx<'_> {
