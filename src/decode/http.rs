@@ -90,9 +90,13 @@ impl Exchange<'_> {
         let start = self.started_ms.unwrap_or(0.0);
         let end = self.ended_ms.unwrap_or(start).max(start);
         let first_byte = self.first_byte_ms.unwrap_or(start).clamp(start, end);
-        // Events of one SSE body arrived between the first byte and the end;
-        // without per-event times, spread them evenly over that window.
+        // Events of a request's SSE body arrived between the first byte and
+        // the end: without per-event times, spread them over that window. A
+        // standalone GET stream lives on regardless of its events: place them
+        // as early as possible and let causal order hold them back.
+        let long_lived = self.method == "GET";
         let spread = |n: usize, count: usize| match count {
+            _ if long_lived => first_byte,
             0 | 1 => first_byte,
             _ => first_byte + (end - first_byte) * n as f64 / (count - 1) as f64,
         };
@@ -144,6 +148,14 @@ impl Exchange<'_> {
                 start,
             );
         }
+        let is_sse = self
+            .response_content_type
+            .as_deref()
+            .is_some_and(|t| t.starts_with("text/event-stream"));
+        let sse_events = match (&self.response_body, is_sse) {
+            (Some(body), true) => sse::parse(&body.text),
+            _ => Vec::new(),
+        };
         // The exchange's HTTP facts come first, with what its request body holds.
         let mut http = HttpExchange {
             method: self.method.as_ref().into(),
@@ -161,6 +173,11 @@ impl Exchange<'_> {
                 .as_ref()
                 .is_some_and(|b| !b.text.trim().is_empty())
                 || self.sse_messages.as_ref().is_some_and(|m| !m.is_empty()),
+            // The 2024-11-05 HTTP+SSE transport opens its stream with an
+            // `endpoint` event; all server messages then travel on it.
+            sse_endpoint: sse_events
+                .iter()
+                .any(|e| e.event.as_deref() == Some("endpoint")),
             ..HttpExchange::default()
         };
         for timed in &out {
@@ -191,10 +208,6 @@ impl Exchange<'_> {
                 ),
             },
         );
-        let is_sse = self
-            .response_content_type
-            .as_deref()
-            .is_some_and(|t| t.starts_with("text/event-stream"));
         if let Some(messages) = &self.sse_messages {
             for (n, body) in messages.iter().enumerate() {
                 let place = format!("SSE event {} of the response to {}", n + 1, self.describe());
@@ -208,7 +221,6 @@ impl Exchange<'_> {
             }
         } else if let Some(body) = &self.response_body {
             if is_sse {
-                let sse_events = sse::parse(&body.text);
                 for (n, sse_event) in sse_events.iter().enumerate() {
                     let place =
                         format!("SSE event {} of the response to {}", n + 1, self.describe());
@@ -216,7 +228,9 @@ impl Exchange<'_> {
                         text: Cow::Borrowed(&sse_event.data),
                         offset: body.offset,
                     };
-                    if !sse_event.data.trim().is_empty() {
+                    // Messages are `message` events; others (`endpoint`) carry no JSON-RPC.
+                    let is_message = sse_event.event.as_deref().is_none_or(|e| e == "message");
+                    if is_message && !sse_event.data.trim().is_empty() {
                         push_body(
                             &mut out,
                             &data,
@@ -332,62 +346,210 @@ impl LineMap {
     }
 }
 
-/// Puts events that timestamps alone order wrongly back in causal order: a
-/// response travelling on one stream cannot precede, on another stream, the
-/// request it answers. Such a response is moved right after its request;
-/// nothing else moves, and events of one stream never change their order.
+/// What an event depends on, or provides, for causal order.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum Cause {
+    /// A request of `side` with this id.
+    Request(Option<CompactString>, Side, crate::event::RequestId),
+    /// A request of `side` carrying this progress token.
+    Token(Option<CompactString>, Side, crate::event::ProgressToken),
+}
+
+fn provides(event: &Event) -> Vec<Cause> {
+    use crate::event::KeyField;
+    let (Payload::Message(m), Some(from)) = (&event.payload, event.from) else {
+        return Vec::new();
+    };
+    let MessageBody::Request {
+        id: KeyField::Valid(id),
+        params,
+        ..
+    } = &m.body
+    else {
+        return Vec::new();
+    };
+    let mut causes = vec![Cause::Request(event.session.clone(), from, id.clone())];
+    if let Some(KeyField::Valid(token)) = &params.meta_progress_token {
+        causes.push(Cause::Token(event.session.clone(), from, token.clone()));
+    }
+    causes
+}
+
+fn needs(event: &Event) -> Option<Cause> {
+    use crate::event::KeyField;
+    let (Payload::Message(m), Some(from)) = (&event.payload, event.from) else {
+        return None;
+    };
+    match &m.body {
+        MessageBody::Response {
+            id: Some(KeyField::Valid(id)),
+            ..
+        } => Some(Cause::Request(
+            event.session.clone(),
+            from.peer(),
+            id.clone(),
+        )),
+        MessageBody::Notification { method, params } if method == "notifications/progress" => {
+            match &params.progress_token {
+                Some(KeyField::Valid(token)) => Some(Cause::Token(
+                    event.session.clone(),
+                    from.peer(),
+                    token.clone(),
+                )),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+type Waiting = foldhash::HashMap<Cause, Vec<Option<CompactString>>>;
+
+/// Emits an event in causal order and notes the streams it frees.
+fn emit(
+    event: Event,
+    ordered: &mut Vec<Event>,
+    done: &mut foldhash::HashSet<Cause>,
+    waiting_on: &mut Waiting,
+    released: &mut Vec<Option<CompactString>>,
+) {
+    for cause in provides(&event) {
+        if let Some(streams) = waiting_on.remove(&cause) {
+            released.extend(streams);
+        }
+        done.insert(cause);
+    }
+    ordered.push(event);
+}
+
+/// Puts events that timestamps alone order wrongly back in causal order.
+///
+/// Across streams, timestamps only bound when a message travelled. A
+/// response cannot precede its request, nor progress the request carrying
+/// its token: such an event waits until what it needs has been emitted, and
+/// the events after it on its own stream wait behind it, so one stream's
+/// order never changes. Nothing waits for something the trace does not hold.
 pub(crate) fn causal_order(events: Vec<Event>) -> Vec<Event> {
-    use crate::event::{KeyField, RequestId};
-    type Key = (Option<CompactString>, Side, RequestId);
-    let request_key = |e: &Event| match (&e.payload, e.from) {
-        (Payload::Message(m), Some(from)) => match &m.body {
-            MessageBody::Request {
-                id: KeyField::Valid(id),
-                ..
-            } => Some((e.session.clone(), from, id.clone())),
-            _ => None,
-        },
-        _ => None,
-    };
-    let answer_key = |e: &Event| match (&e.payload, e.from) {
-        (Payload::Message(m), Some(from)) => match &m.body {
-            MessageBody::Response {
-                id: Some(KeyField::Valid(id)),
-                ..
-            } => Some((e.session.clone(), from.peer(), id.clone())),
-            _ => None,
-        },
-        _ => None,
-    };
-    // Where each request is, to know whether an early answer has one coming.
-    let mut requests: foldhash::HashMap<Key, Vec<usize>> = Default::default();
+    use std::collections::VecDeque;
+    // Where each cause is provided, to know whether waiting can end.
+    let mut provided_at: foldhash::HashMap<Cause, Vec<usize>> = Default::default();
     for (i, e) in events.iter().enumerate() {
-        if let Some(key) = request_key(e) {
-            requests.entry(key).or_default().push(i);
+        for cause in provides(e) {
+            provided_at.entry(cause).or_default().push(i);
         }
     }
-    let mut seen: foldhash::HashSet<Key> = Default::default();
-    let mut waiting: foldhash::HashMap<Key, Vec<Event>> = Default::default();
+    let must_wait = |i: usize, e: &Event, done: &foldhash::HashSet<Cause>| {
+        needs(e).filter(|need| {
+            !done.contains(need)
+                && provided_at
+                    .get(need)
+                    .is_some_and(|at| at.iter().any(|&p| p > i))
+        })
+    };
+    let mut done: foldhash::HashSet<Cause> = Default::default();
+    // Per stream (events without one wait alone), the events held back.
+    let mut held: foldhash::HashMap<Option<CompactString>, VecDeque<(usize, Event)>> =
+        Default::default();
+    let mut waiting_on: Waiting = Default::default();
     let mut ordered = Vec::with_capacity(events.len());
     for (i, event) in events.into_iter().enumerate() {
-        if let Some(key) = answer_key(&event) {
-            let request_later = !seen.contains(&key)
-                && requests
-                    .get(&key)
-                    .is_some_and(|at| at.iter().any(|&r| r > i));
-            if request_later {
-                waiting.entry(key).or_default().push(event);
-                continue;
-            }
+        let stream = event
+            .stream
+            .clone()
+            .or_else(|| Some(format!("#{i}").into()));
+        let queue_busy = held.get(&stream).is_some_and(|q| !q.is_empty());
+        if queue_busy {
+            held.entry(stream).or_default().push_back((i, event));
+            continue;
         }
-        let key = request_key(&event);
-        ordered.push(event);
-        if let Some(key) = key {
-            if let Some(answers) = waiting.remove(&key) {
-                ordered.extend(answers);
+        if let Some(need) = must_wait(i, &event, &done) {
+            waiting_on.entry(need).or_default().push(stream.clone());
+            held.entry(stream).or_default().push_back((i, event));
+            continue;
+        }
+        let mut released = Vec::new();
+        emit(
+            event,
+            &mut ordered,
+            &mut done,
+            &mut waiting_on,
+            &mut released,
+        );
+        // Emitting may free held streams, and what they emit may free others.
+        while let Some(stream) = released.pop() {
+            let Some(queue) = held.get_mut(&stream) else {
+                continue;
+            };
+            while let Some((j, next)) = queue.pop_front() {
+                if let Some(need) = must_wait(j, &next, &done) {
+                    queue.push_front((j, next));
+                    waiting_on.entry(need).or_default().push(stream.clone());
+                    break;
+                }
+                emit(
+                    next,
+                    &mut ordered,
+                    &mut done,
+                    &mut waiting_on,
+                    &mut released,
+                );
             }
-            seen.insert(key);
         }
     }
+    // Whatever still waits (a cycle of waits) keeps its original order.
+    let mut rest: Vec<(usize, Event)> = held.into_values().flatten().collect();
+    rest.sort_by_key(|(i, _)| *i);
+    ordered.extend(rest.into_iter().map(|(_, e)| e));
     ordered
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::decode::jsonl;
+
+    /// Canonical lines -> events, in the given (timestamp) order.
+    fn events(lines: &[&str]) -> Vec<Event> {
+        let mut out = Vec::new();
+        for (i, line) in lines.iter().enumerate() {
+            let location = Location {
+                source: 0,
+                line: i as u64 + 1,
+                offset: 0,
+                len: 0,
+            };
+            jsonl::decode_line(line.as_bytes(), location, false, &mut out);
+        }
+        out
+    }
+
+    fn lines(events: &[Event]) -> Vec<u64> {
+        events.iter().map(|e| e.location.line).collect()
+    }
+
+    #[test]
+    fn answers_and_progress_wait_for_their_request_and_streams_keep_order() {
+        let trace = events(&[
+            // A GET stream placed early: a response, then progress, then a notification.
+            r#"{"from":"server","stream":"get","msg":{"jsonrpc":"2.0","id":1,"result":{}}}"#,
+            r#"{"from":"server","stream":"get","msg":{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":1}}}"#,
+            r#"{"from":"server","stream":"get","msg":{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}}"#,
+            r#"{"from":"client","stream":"post-1","msg":{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"a","_meta":{"progressToken":"t"}}}}"#,
+            r#"{"from":"client","stream":"post-2","msg":{"jsonrpc":"2.0","id":1,"method":"ping"}}"#,
+            // An answer to a request the trace does not hold waits for nothing.
+            r#"{"from":"server","stream":"post-3","msg":{"jsonrpc":"2.0","id":9,"result":{}}}"#,
+        ]);
+        assert_eq!(lines(&causal_order(trace)), [4, 5, 1, 2, 3, 6]);
+    }
+
+    #[test]
+    fn events_already_in_order_do_not_move() {
+        let trace = events(&[
+            r#"{"from":"client","stream":"a","msg":{"jsonrpc":"2.0","id":1,"method":"ping"}}"#,
+            r#"{"from":"server","stream":"a","msg":{"jsonrpc":"2.0","id":1,"result":{}}}"#,
+            r#"{"from":"server","stream":"b","msg":{"jsonrpc":"2.0","id":"s1","method":"ping"}}"#,
+            r#"{"from":"client","stream":"c","msg":{"jsonrpc":"2.0","id":"s1","result":{}}}"#,
+        ]);
+        assert_eq!(lines(&causal_order(trace)), [1, 2, 3, 4]);
+    }
 }

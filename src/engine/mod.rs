@@ -145,6 +145,7 @@ impl Engine {
                                 StreamInfo {
                                     method: http.method.clone(),
                                     resumes: http.resumes,
+                                    legacy_sse: http.sse_endpoint,
                                 },
                             );
                         }

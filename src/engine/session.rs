@@ -57,6 +57,9 @@ pub struct StreamInfo {
     pub method: compact_str::CompactString,
     /// It resumes an earlier stream (`Last-Event-ID`).
     pub resumes: bool,
+    /// The stream of the 2024-11-05 HTTP+SSE transport, which carries every
+    /// server message, responses included.
+    pub legacy_sse: bool,
 }
 
 /// Where a request is in its life, as the trace shows it.

@@ -32,7 +32,13 @@ impl Rule for Http202NoBody {
         let Some(status) = http.status.filter(|s| (200..300).contains(s)) else {
             return;
         };
-        if !only_input || http.method != "POST" || (status == 202 && !http.response_has_body) {
+        // The 2024-11-05 HTTP+SSE transport has no such requirement.
+        let legacy = ctx.session.version.as_deref() == Some("2024-11-05");
+        if legacy
+            || !only_input
+            || http.method != "POST"
+            || (status == 202 && !http.response_has_body)
+        {
             return;
         }
         let what = match (http.notifications, http.responses) {

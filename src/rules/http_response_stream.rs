@@ -49,8 +49,13 @@ impl Rule for HttpResponseStream {
             return;
         };
         let on_get = stream.method == "GET";
-        if on_get && stream.resumes {
-            return; // a resumed stream may replay responses
+        // A resumed stream may replay responses; the 2024-11-05 HTTP+SSE
+        // transport sends every server message on its one stream.
+        if on_get && stream.resumes
+            || stream.legacy_sse
+            || ctx.session.version.as_deref() == Some("2024-11-05")
+        {
+            return;
         }
         let request_name = describe_request(from.peer(), request);
         let diagnostic = if on_get {
