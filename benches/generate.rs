@@ -1,11 +1,12 @@
 //! Writes a generated trace to a file, for measuring the CLI against `wc -l`
 //! and `jq` on the same input (see README, "Speed"):
 //!
-//! `cargo bench --bench generate -- /tmp/trace.jsonl 1024` (size in MiB).
+//! `cargo bench --bench generate -- /tmp/trace.jsonl 1024` (size in MiB);
+//! a path ending in `.har` gets a HAR capture of Streamable HTTP instead.
 
 use std::io::BufWriter;
 
-use mcp_lint::generate::{generate, GeneratorConfig};
+use mcp_lint::generate::{generate, generate_har, GeneratorConfig};
 
 fn main() -> std::io::Result<()> {
     // cargo passes --bench; the rest are ours.
@@ -27,7 +28,11 @@ fn main() -> std::io::Result<()> {
         ..GeneratorConfig::default()
     };
     let mut out = BufWriter::with_capacity(1 << 20, std::fs::File::create(path)?);
-    let stats = generate(&config, &mut out)?;
+    let stats = if path.ends_with(".har") {
+        generate_har(&config, &mut out)?
+    } else {
+        generate(&config, &mut out)?
+    };
     eprintln!(
         "wrote {path}: {} bytes, {} lines, {} injected violations",
         stats.bytes, stats.lines, stats.violations

@@ -10,7 +10,7 @@ use divan::counter::BytesCount;
 use divan::Bencher;
 use mcp_lint::decode::{decode_chunk, Format};
 use mcp_lint::engine::Engine;
-use mcp_lint::generate::{generate, GeneratorConfig};
+use mcp_lint::generate::{generate, generate_har, GeneratorConfig};
 use mcp_lint::lint::{split_lines, Linter};
 
 fn main() {
@@ -32,6 +32,34 @@ fn trace() -> &'static [u8] {
         generate(&config, &mut bytes).expect("writing to memory");
         bytes
     })
+}
+
+fn har() -> &'static [u8] {
+    static HAR: OnceLock<Vec<u8>> = OnceLock::new();
+    HAR.get_or_init(|| {
+        let mb: u64 = std::env::var("MCP_LINT_BENCH_MB")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(32);
+        let config = GeneratorConfig {
+            target_bytes: mb << 20,
+            ..GeneratorConfig::default()
+        };
+        let mut bytes = Vec::with_capacity(config.target_bytes as usize + 4096);
+        generate_har(&config, &mut bytes).expect("writing to memory");
+        bytes
+    })
+}
+
+/// A HAR capture of the same size: one document, entries decoded in parallel.
+#[divan::bench(sample_count = 5)]
+fn lint_har(bencher: Bencher) {
+    let bytes = har();
+    bencher.counter(BytesCount::new(bytes.len())).bench(|| {
+        let mut linter = Linter::new(Engine::with_all_rules(), None);
+        linter.lint_bytes(0, bytes);
+        linter.engine.finish().0.len()
+    });
 }
 
 /// Decoding alone, on one thread: the cost of the per-line JSON parse.

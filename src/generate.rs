@@ -246,3 +246,121 @@ mod tests {
         assert!(errors.is_empty(), "{errors:?}");
     }
 }
+
+/// Writes a HAR 1.2 capture of Streamable HTTP traffic of the same shape:
+/// interleaved sessions, each an initialize exchange, then tool calls whose
+/// SSE responses carry progress and the result. A share of the calls
+/// (`violation_rate`) repeats a progress value.
+pub fn generate_har<W: Write>(config: &GeneratorConfig, out: &mut W) -> io::Result<GeneratedStats> {
+    use serde_json::json;
+    let mut rng = Rng(config.seed | 1);
+    let mut stats = GeneratedStats::default();
+    let mut next_id = vec![0u64; config.sessions.max(1)];
+    let mut clock_ms = 0u64;
+    let mut first = true;
+    let head = b"{\"log\":{\"version\":\"1.2\",\"creator\":{\"name\":\"mcp-lint generate\",\"version\":\"1\"},\"entries\":[\n";
+    out.write_all(head)?;
+    stats.bytes += head.len() as u64;
+    while stats.bytes < config.target_bytes {
+        let session = rng.below(next_id.len() as u64) as usize;
+        let sid = format!("session-{session:04}-{:08x}", config.seed);
+        let id = next_id[session];
+        next_id[session] += 1;
+        clock_ms += 7;
+        let started = format!(
+            "2026-11-30T{:02}:{:02}:{:02}.{:03}Z",
+            (clock_ms / 3_600_000) % 24,
+            (clock_ms / 60_000) % 60,
+            (clock_ms / 1000) % 60,
+            clock_ms % 1000
+        );
+        let headers = |with_session: bool| {
+            let mut h = vec![
+                json!({"name":"Content-Type","value":"application/json"}),
+                json!({"name":"Accept","value":"application/json, text/event-stream"}),
+            ];
+            if with_session {
+                h.push(json!({"name":"Mcp-Session-Id","value":sid}));
+                h.push(json!({"name":"MCP-Protocol-Version","value":"2025-06-18"}));
+            }
+            h
+        };
+        let entry = if id == 0 {
+            let request = json!({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench-client","version":"1.4.2"}}});
+            let response = json!({"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"bench-server","version":"0.9.0"}}});
+            json!({"startedDateTime":started,"time":4,
+                "request":{"method":"POST","url":"http://127.0.0.1:8000/mcp","headers":headers(false),"postData":{"mimeType":"application/json","text":request.to_string()}},
+                "response":{"status":200,"headers":[{"name":"Content-Type","value":"application/json"},{"name":"Mcp-Session-Id","value":sid}],"content":{"mimeType":"application/json","text":response.to_string()}}})
+        } else if id == 1 {
+            let note = json!({"jsonrpc":"2.0","method":"notifications/initialized"});
+            json!({"startedDateTime":started,"time":1,
+                "request":{"method":"POST","url":"http://127.0.0.1:8000/mcp","headers":headers(true),"postData":{"mimeType":"application/json","text":note.to_string()}},
+                "response":{"status":202,"headers":[],"content":{"mimeType":"","size":0}}})
+        } else {
+            let token = format!("tok-{id}");
+            let request = json!({"jsonrpc":"2.0","id":id,"method":"tools/call","params":{"name":TOOLS[rng.below(TOOLS.len() as u64) as usize],"arguments":{"query":text(&mut rng, 6, 20)},"_meta":{"progressToken":token}}});
+            let violate = rng.chance(config.violation_rate);
+            stats.violations += u64::from(violate);
+            let updates = 1 + rng.below(4);
+            let mut body = String::new();
+            for step in 1..=updates {
+                let progress = if violate && step == updates {
+                    step - 1
+                } else {
+                    step
+                };
+                let note = json!({"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":token,"progress":progress,"total":updates}});
+                body.push_str(&format!("event: message\r\ndata: {note}\r\n\r\n"));
+            }
+            let result = json!({"jsonrpc":"2.0","id":id,"result":{"content":[{"type":"text","text":text(&mut rng, 12, 60)}],"isError":false}});
+            body.push_str(&format!("event: message\r\ndata: {result}\r\n\r\n"));
+            json!({"startedDateTime":started,"time":25,"timings":{"send":1,"wait":4,"receive":20},
+                "request":{"method":"POST","url":"http://127.0.0.1:8000/mcp","headers":headers(true),"postData":{"mimeType":"application/json","text":request.to_string()}},
+                "response":{"status":200,"headers":[{"name":"Content-Type","value":"text/event-stream"}],"content":{"mimeType":"text/event-stream","text":body}}})
+        };
+        let text = format!("{}{}", if first { "" } else { ",\n" }, entry);
+        first = false;
+        out.write_all(text.as_bytes())?;
+        stats.bytes += text.len() as u64;
+        stats.lines += 1;
+    }
+    let tail = b"\n]}}\n";
+    out.write_all(tail)?;
+    stats.bytes += tail.len() as u64;
+    out.flush()?;
+    Ok(stats)
+}
+
+#[cfg(test)]
+mod har_tests {
+    use super::*;
+
+    #[test]
+    fn a_generated_har_is_read_and_has_the_injected_violations() {
+        let config = GeneratorConfig {
+            target_bytes: 256 * 1024,
+            violation_rate: 0.05,
+            ..GeneratorConfig::default()
+        };
+        let mut har = Vec::new();
+        let stats = generate_har(&config, &mut har).unwrap();
+        let diagnostics = crate::lint_str(std::str::from_utf8(&har).unwrap());
+        let repeats = diagnostics
+            .iter()
+            .filter(|d| d.rule.id == "progress-not-increasing")
+            .count();
+        assert!(stats.violations > 0);
+        // A violation in a call with a single update repeats nothing.
+        assert!(
+            repeats as u64 <= stats.violations && repeats > 0,
+            "{repeats} of {}",
+            stats.violations
+        );
+        let others: Vec<_> = diagnostics
+            .iter()
+            .filter(|d| d.rule.id != "progress-not-increasing")
+            .map(|d| d.message.clone())
+            .collect();
+        assert!(others.is_empty(), "{others:?}");
+    }
+}

@@ -280,49 +280,42 @@ pub(crate) fn decode(bytes: &[u8], source: u32) -> Vec<Event> {
             return whole(why, offset);
         }
     };
-    let decoded: Vec<Result<Exchange, EntryProblem>> = har
+    // Each entry becomes its events at once, so no entry's decoded bodies
+    // outlive it. Events carry their byte offset until lines are counted.
+    let at_offset = |offset: usize| Location {
+        source,
+        line: 0,
+        offset: offset as u64,
+        len: 0,
+    };
+    let mut timed: Vec<(usize, Timed)> = har
         .log
         .entries
         .par_iter()
         .enumerate()
-        .map(|(i, raw)| exchange(bytes, i + 1, raw))
-        .collect();
-    let mut offsets = Vec::new();
-    for result in &decoded {
-        match result {
-            Ok(x) => {
-                offsets.push(x.offset);
-                offsets.extend(
-                    x.request_body
-                        .iter()
-                        .chain(&x.response_body)
-                        .map(|b| b.offset),
-                );
-                offsets.extend(x.sse_messages.iter().flatten().map(|b| b.offset));
-            }
-            Err(problem) => offsets.push(problem.offset),
-        }
-    }
-    let lines = LineMap::new(bytes, source, offsets);
-    let locate = |offset: usize| lines.locate(offset);
-    let mut timed: Vec<(usize, Timed)> = decoded
-        .par_iter()
-        .enumerate()
-        .flat_map_iter(|(i, result)| {
-            let events = match result {
-                Ok(x) if x.is_mcp() => x.events(&locate),
+        .flat_map_iter(|(i, raw)| {
+            let events = match exchange(bytes, i + 1, raw) {
+                Ok(x) if x.is_mcp() => x.events(&at_offset),
                 Ok(_) => Vec::new(),
                 Err(problem) => vec![Timed {
                     time: f64::NEG_INFINITY,
-                    event: unreadable(
-                        locate(problem.offset),
-                        Unreadable::Envelope(problem.why.clone()),
-                    ),
+                    event: unreadable(at_offset(problem.offset), Unreadable::Envelope(problem.why)),
                 }],
             };
             events.into_iter().map(move |t| (i, t))
         })
         .collect();
+    let lines = LineMap::new(
+        bytes,
+        source,
+        timed
+            .iter()
+            .map(|(_, t)| t.event.location.offset as usize)
+            .collect(),
+    );
+    for (_, t) in &mut timed {
+        t.event.location = lines.locate(t.event.location.offset as usize);
+    }
     // Trace order: by time; exchanges without a time keep their place. A stable
     // sort keeps the order of events within one exchange.
     timed
