@@ -17,9 +17,15 @@ fn main() {
     divan::main();
 }
 
-fn trace() -> &'static [u8] {
-    static TRACE: OnceLock<Vec<u8>> = OnceLock::new();
-    TRACE.get_or_init(|| {
+/// A generated input of MCP_LINT_BENCH_MB (default 32) MiB, made once.
+fn generated(
+    cell: &'static OnceLock<Vec<u8>>,
+    generator: fn(
+        &GeneratorConfig,
+        &mut Vec<u8>,
+    ) -> std::io::Result<mcp_lint::generate::GeneratedStats>,
+) -> &'static [u8] {
+    cell.get_or_init(|| {
         let mb: u64 = std::env::var("MCP_LINT_BENCH_MB")
             .ok()
             .and_then(|v| v.parse().ok())
@@ -29,26 +35,19 @@ fn trace() -> &'static [u8] {
             ..GeneratorConfig::default()
         };
         let mut bytes = Vec::with_capacity(config.target_bytes as usize + 4096);
-        generate(&config, &mut bytes).expect("writing to memory");
+        generator(&config, &mut bytes).expect("writing to memory");
         bytes
     })
 }
 
+fn trace() -> &'static [u8] {
+    static TRACE: OnceLock<Vec<u8>> = OnceLock::new();
+    generated(&TRACE, generate)
+}
+
 fn har() -> &'static [u8] {
     static HAR: OnceLock<Vec<u8>> = OnceLock::new();
-    HAR.get_or_init(|| {
-        let mb: u64 = std::env::var("MCP_LINT_BENCH_MB")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(32);
-        let config = GeneratorConfig {
-            target_bytes: mb << 20,
-            ..GeneratorConfig::default()
-        };
-        let mut bytes = Vec::with_capacity(config.target_bytes as usize + 4096);
-        generate_har(&config, &mut bytes).expect("writing to memory");
-        bytes
-    })
+    generated(&HAR, generate_har)
 }
 
 /// A HAR capture of the same size: one document, entries decoded in parallel.

@@ -377,3 +377,19 @@ pub struct Event {
     pub place: Option<Box<str>>,
     pub payload: Payload,
 }
+
+impl Event {
+    /// A line (or body) that could not be read: it belongs to no session
+    /// and no side.
+    pub fn unreadable(location: Location, why: Unreadable) -> Event {
+        Event {
+            location,
+            session: None,
+            from: None,
+            stream: None,
+            time_ms: None,
+            place: None,
+            payload: Payload::Unreadable(why),
+        }
+    }
+}

@@ -18,7 +18,7 @@ use serde_json::value::RawValue;
 use super::http::{causal_order, Body, Exchange, LineMap, Timed};
 use super::json::string_of;
 use super::timestamp::parse_rfc3339_ms;
-use crate::event::{Event, Location, Payload, Unreadable};
+use crate::event::{Event, Location, Unreadable};
 
 #[derive(Deserialize)]
 struct Har<'a> {
@@ -242,15 +242,7 @@ fn url_path(url: &str) -> String {
 
 /// Decodes a HAR document into events in trace order.
 pub(crate) fn decode(bytes: &[u8], source: u32) -> Vec<Event> {
-    let unreadable = |location: Location, why: Unreadable| Event {
-        location,
-        session: None,
-        from: None,
-        stream: None,
-        time_ms: None,
-        place: None,
-        payload: Payload::Unreadable(why),
-    };
+    let unreadable = Event::unreadable;
     let whole = |why: Unreadable, offset: usize| {
         let lines = LineMap::new(bytes, source, vec![offset]);
         vec![unreadable(lines.locate(offset), why)]

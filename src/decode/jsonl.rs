@@ -35,15 +35,7 @@ struct RawEnvelope<'a> {
 
 /// Decodes one line: a bare JSON-RPC message (or batch), or a canonical envelope.
 pub(super) fn decode_line(line: &[u8], location: Location, bare: bool, out: &mut Vec<Event>) {
-    let unreadable = |why: Unreadable| Event {
-        location,
-        session: None,
-        from: None,
-        stream: None,
-        time_ms: None,
-        place: None,
-        payload: Payload::Unreadable(why),
-    };
+    let unreadable = |why: Unreadable| Event::unreadable(location, why);
     // Validating UTF-8 once up front also covers members serde skips unread.
     let text = match std::str::from_utf8(line) {
         Ok(text) => text,
