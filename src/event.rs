@@ -379,9 +379,9 @@ pub struct Event {
 }
 
 impl Event {
-    /// A line (or body) that could not be read: it belongs to no session
-    /// and no side.
-    pub fn unreadable(location: Location, why: Unreadable) -> Event {
+    /// An event with nothing but its place and payload: no session, sender,
+    /// stream or time (a bare line, or one that could not be read).
+    pub fn bare(location: Location, payload: Payload) -> Event {
         Event {
             location,
             session: None,
@@ -389,7 +389,12 @@ impl Event {
             stream: None,
             time_ms: None,
             place: None,
-            payload: Payload::Unreadable(why),
+            payload,
         }
+    }
+
+    /// A line (or body) that could not be read.
+    pub fn unreadable(location: Location, why: Unreadable) -> Event {
+        Event::bare(location, Payload::Unreadable(why))
     }
 }

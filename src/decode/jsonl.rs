@@ -50,15 +50,7 @@ pub(super) fn decode_line(line: &[u8], location: Location, bare: bool, out: &mut
     match bare {
         true => match serde_json::from_str::<OneOrBatch>(text) {
             Ok(raw) => messages_of(raw, |message| {
-                out.push(Event {
-                    location,
-                    session: None,
-                    from: None,
-                    stream: None,
-                    time_ms: None,
-                    place: None,
-                    payload: Payload::Message(message),
-                })
+                out.push(Event::bare(location, Payload::Message(message)))
             }),
             Err(e) => out.push(unreadable(json_error(&e))),
         },
