@@ -11,14 +11,14 @@
 use std::borrow::Cow;
 
 use base64::Engine as _;
-use rayon::prelude::*;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use super::http::{causal_order, Body, Exchange, LineMap, Timed};
+use super::document::{self, offset_of};
+use super::http::{exchanges_in_order, url_path, Body, EntryProblem, Exchange};
 use super::json::string_of;
 use super::timestamp::parse_rfc3339_ms;
-use crate::event::{Event, Location, Unreadable};
+use crate::event::Event;
 
 #[derive(Deserialize)]
 struct Har<'a> {
@@ -120,10 +120,6 @@ fn header<'h>(headers: &'h [Header], name: &str) -> Option<&'h str> {
         .map(|h| h.value.as_ref())
 }
 
-fn offset_of(document: &[u8], raw: &RawValue) -> usize {
-    (raw.get().as_ptr() as usize).saturating_sub(document.as_ptr() as usize)
-}
-
 /// The text of a body member, unescaped and, for `"encoding":"base64"`, decoded.
 fn body_text<'a>(raw: &'a RawValue, encoding: Option<&str>) -> Result<Cow<'a, str>, String> {
     let text = string_of(raw).ok_or("the body \"text\" is not a string")?;
@@ -139,12 +135,6 @@ fn body_text<'a>(raw: &'a RawValue, encoding: Option<&str>) -> Result<Cow<'a, st
         });
     }
     Ok(text)
-}
-
-/// Why one entry could not be read, and where.
-struct EntryProblem {
-    offset: usize,
-    why: String,
 }
 
 fn exchange<'a>(
@@ -232,95 +222,13 @@ fn exchange<'a>(
     })
 }
 
-/// The path of a URL, for naming an exchange ("/mcp").
-fn url_path(url: &str) -> String {
-    let after_scheme = url.split_once("://").map_or(url, |(_, rest)| rest);
-    let path = after_scheme.find('/').map_or("/", |i| &after_scheme[i..]);
-    let path = path.split(['?', '#']).next().unwrap_or(path);
-    crate::sanitize::display_bytes(path.as_bytes(), 60)
-}
-
 /// Decodes a HAR document into events in trace order.
 pub(crate) fn decode(bytes: &[u8], source: u32) -> Vec<Event> {
-    let unreadable = Event::unreadable;
-    let whole = |why: Unreadable, offset: usize| {
-        let lines = LineMap::new(bytes, source, vec![offset]);
-        vec![unreadable(lines.locate(offset), why)]
-    };
-    let text = match std::str::from_utf8(bytes) {
-        Ok(text) => text,
-        Err(e) => {
-            return whole(
-                Unreadable::Json(format!(
-                    "the HAR file is not valid UTF-8 (invalid byte at offset {})",
-                    e.valid_up_to()
-                )),
-                e.valid_up_to(),
-            )
-        }
-    };
-    let har: Har = match serde_json::from_str(text) {
+    let har: Har = match document::parse(bytes, source, "the HAR file", "a valid HAR 1.2 file") {
         Ok(har) => har,
-        Err(e) => {
-            let offset = offset_of_line(bytes, e.line());
-            let why = match e.classify() {
-                serde_json::error::Category::Data => {
-                    Unreadable::Envelope(format!("not a valid HAR 1.2 file: {e}"))
-                }
-                _ => Unreadable::Json(format!("the HAR file is not valid JSON: {e}")),
-            };
-            return whole(why, offset);
-        }
+        Err(events) => return events,
     };
-    // Each entry becomes its events at once, so no entry's decoded bodies
-    // outlive it. Events carry their byte offset until lines are counted.
-    let at_offset = |offset: usize| Location {
-        source,
-        line: 0,
-        offset: offset as u64,
-        len: 0,
-    };
-    let mut timed: Vec<(usize, Timed)> = har
-        .log
-        .entries
-        .par_iter()
-        .enumerate()
-        .flat_map_iter(|(i, raw)| {
-            let events = match exchange(bytes, i + 1, raw) {
-                Ok(x) if x.is_mcp() => x.events(&at_offset),
-                Ok(_) => Vec::new(),
-                Err(problem) => vec![Timed {
-                    time: f64::NEG_INFINITY,
-                    event: unreadable(at_offset(problem.offset), Unreadable::Envelope(problem.why)),
-                }],
-            };
-            events.into_iter().map(move |t| (i, t))
-        })
-        .collect();
-    let lines = LineMap::new(
-        bytes,
-        source,
-        timed
-            .iter()
-            .map(|(_, t)| t.event.location.offset as usize)
-            .collect(),
-    );
-    for (_, t) in &mut timed {
-        t.event.location = lines.locate(t.event.location.offset as usize);
-    }
-    // Trace order: by time; exchanges without a time keep their place. A stable
-    // sort keeps the order of events within one exchange.
-    timed
-        .sort_by(|(a_entry, a), (b_entry, b)| a.time.total_cmp(&b.time).then(a_entry.cmp(b_entry)));
-    causal_order(timed.into_iter().map(|(_, t)| t.event).collect())
-}
-
-/// Byte offset where 1-based `line` starts.
-fn offset_of_line(bytes: &[u8], line: usize) -> usize {
-    if line <= 1 {
-        return 0;
-    }
-    memchr::memchr_iter(b'\n', bytes)
-        .nth(line - 2)
-        .map_or(bytes.len(), |p| p + 1)
+    exchanges_in_order(bytes, source, &har.log.entries, |i, raw| {
+        exchange(bytes, i + 1, raw).map(Some)
+    })
 }

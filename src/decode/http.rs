@@ -6,6 +6,8 @@
 use std::borrow::Cow;
 
 use compact_str::CompactString;
+use rayon::prelude::*;
+use serde_json::value::RawValue;
 
 use super::json::{messages_of, OneOrBatch};
 use super::sse;
@@ -290,6 +292,74 @@ impl Exchange<'_> {
             Some(_) => None,
         }
     }
+}
+
+/// Why one entry of a capture could not be read, and where.
+pub(crate) struct EntryProblem {
+    pub offset: usize,
+    pub why: String,
+}
+
+/// The path of a URL, for naming an exchange ("/mcp").
+pub(crate) fn url_path(url: &str) -> String {
+    let after_scheme = url.split_once("://").map_or(url, |(_, rest)| rest);
+    let path = after_scheme.find('/').map_or("/", |i| &after_scheme[i..]);
+    let path = path.split(['?', '#']).next().unwrap_or(path);
+    crate::sanitize::display_bytes(path.as_bytes(), 60)
+}
+
+/// The events of a capture's entries (a HAR file's, an Inspector network
+/// export's) in trace order. `exchange(i, entry)` reads the `i`th entry
+/// (0-based): its HTTP exchange, `None` for an entry to leave out, or why it
+/// cannot be read.
+pub(crate) fn exchanges_in_order<'a>(
+    bytes: &'a [u8],
+    source: u32,
+    entries: &[&'a RawValue],
+    exchange: impl Fn(usize, &'a RawValue) -> Result<Option<Exchange<'a>>, EntryProblem> + Sync,
+) -> Vec<Event> {
+    // Each entry becomes its events at once, so no entry's decoded bodies
+    // outlive it. Events carry their byte offset until lines are counted.
+    let at_offset = |offset: usize| Location {
+        source,
+        line: 0,
+        offset: offset as u64,
+        len: 0,
+    };
+    let mut timed: Vec<(usize, Timed)> = entries
+        .par_iter()
+        .enumerate()
+        .flat_map_iter(|(i, raw)| {
+            let events = match exchange(i, raw) {
+                Ok(Some(x)) if x.is_mcp() => x.events(&at_offset),
+                Ok(_) => Vec::new(),
+                Err(problem) => vec![Timed {
+                    time: f64::NEG_INFINITY,
+                    event: Event::unreadable(
+                        at_offset(problem.offset),
+                        Unreadable::Envelope(problem.why),
+                    ),
+                }],
+            };
+            events.into_iter().map(move |t| (i, t))
+        })
+        .collect();
+    let lines = LineMap::new(
+        bytes,
+        source,
+        timed
+            .iter()
+            .map(|(_, t)| t.event.location.offset as usize)
+            .collect(),
+    );
+    for (_, t) in &mut timed {
+        t.event.location = lines.locate(t.event.location.offset as usize);
+    }
+    // Trace order: by time; exchanges without a time keep their place. A stable
+    // sort keeps the order of events within one exchange.
+    timed
+        .sort_by(|(a_entry, a), (b_entry, b)| a.time.total_cmp(&b.time).then(a_entry.cmp(b_entry)));
+    causal_order(timed.into_iter().map(|(_, t)| t.event).collect())
 }
 
 /// Maps byte offsets of a document to the lines that hold them.

@@ -71,19 +71,29 @@ pub(super) fn decode_line(line: &[u8], location: Location, bare: bool, out: &mut
 }
 
 pub(super) fn json_error(e: &serde_json::Error) -> Unreadable {
+    json_error_at(e, "the line", 0)
+}
+
+/// Why `what` (the line, or a message in it that starts after
+/// `columns_before` bytes) cannot be read, with the column in the line.
+pub(super) fn json_error_at(
+    e: &serde_json::Error,
+    what: &str,
+    columns_before: usize,
+) -> Unreadable {
     // serde's own message names the problem and the column; the line is ours.
     let text = e.to_string();
     let text = text
         .rsplit_once(" at line ")
         .map_or(text.as_str(), |(head, _)| head)
         .to_string();
-    let message = format!("{text} (column {})", e.column());
+    let message = format!("{text} (column {})", columns_before + e.column());
     match e.classify() {
         // Valid JSON that cannot be one message, such as a duplicated member.
         serde_json::error::Category::Data => {
-            Unreadable::Json(format!("the line cannot be read: {message}"))
+            Unreadable::Json(format!("{what} cannot be read: {message}"))
         }
-        _ => Unreadable::Json(format!("the line is not valid JSON: {message}")),
+        _ => Unreadable::Json(format!("{what} is not valid JSON: {message}")),
     }
 }
 

@@ -3,6 +3,7 @@
 //! Every function here is pure: a chunk decodes the same way on any thread,
 //! which is what makes the output independent of the thread count.
 
+mod document;
 mod har;
 mod http;
 mod json;
@@ -97,6 +98,34 @@ pub struct DecodedChunk {
     pub lines: u64,
 }
 
+/// Every line of `bytes`: its 1-based number, the byte offset where it
+/// starts, and its text without the line terminator (LF or CRLF). A final
+/// line without a newline (a recording still being written) counts too.
+pub(crate) fn lines(bytes: &[u8]) -> impl Iterator<Item = (u64, usize, &[u8])> {
+    let ends = memchr::memchr_iter(b'\n', bytes)
+        .chain((bytes.last().is_some_and(|b| *b != b'\n')).then_some(bytes.len()));
+    let mut start = 0usize;
+    ends.enumerate().map(move |(index, end)| {
+        let mut line = &bytes[start..end];
+        if line.last() == Some(&b'\r') {
+            line = &line[..line.len() - 1];
+        }
+        let item = (index as u64 + 1, start, line);
+        start = end + 1;
+        item
+    })
+}
+
+/// The location of a whole line.
+pub(crate) fn line_location(source: u32, number: u64, offset: u64, line: &[u8]) -> Location {
+    Location {
+        source,
+        line: number,
+        offset,
+        len: u32::try_from(line.len()).unwrap_or(u32::MAX),
+    }
+}
+
 /// Decodes every line of `chunk`, which starts at byte `offset` of its input.
 pub fn decode_chunk(chunk: &[u8], offset: u64, source: u32, format: Format) -> DecodedChunk {
     let mut decoded = DecodedChunk {
@@ -104,27 +133,12 @@ pub fn decode_chunk(chunk: &[u8], offset: u64, source: u32, format: Format) -> D
         events: Vec::with_capacity(chunk.len() / 200 + 16),
         lines: 0,
     };
-    let mut start = 0usize;
-    let ends = memchr::memchr_iter(b'\n', chunk).chain(
-        // A final line without a newline (a recording still being written) still counts.
-        (chunk.last().is_some_and(|b| *b != b'\n')).then_some(chunk.len()),
-    );
-    for end in ends {
-        decoded.lines += 1;
-        let mut line = &chunk[start..end];
-        if line.last() == Some(&b'\r') {
-            line = &line[..line.len() - 1];
-        }
+    for (number, start, line) in lines(chunk) {
+        decoded.lines = number;
         if !is_blank(line) {
-            let location = Location {
-                source,
-                line: decoded.lines,
-                offset: offset + start as u64,
-                len: u32::try_from(line.len()).unwrap_or(u32::MAX),
-            };
+            let location = line_location(source, number, offset + start as u64, line);
             decode_line(line, location, format, &mut decoded.events);
         }
-        start = end + 1;
     }
     decoded
 }
