@@ -28,6 +28,8 @@ pub enum InputFormat {
     Bare,
     /// A HAR 1.2 capture of Streamable HTTP (browser devtools, Playwright, mitmproxy).
     Har,
+    /// Claude Desktop's mcp.log or mcp-server-NAME.log.
+    ClaudeLog,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -184,6 +186,7 @@ pub fn run(cli: Cli) -> u8 {
         InputFormat::Canonical => Some(Format::Canonical),
         InputFormat::Bare => Some(Format::Bare),
         InputFormat::Har => Some(Format::Har),
+        InputFormat::ClaudeLog => Some(Format::ClaudeLog),
     };
 
     let (inputs, walk_errors) = input::expand(&cli.paths);

@@ -26,7 +26,7 @@ fn lint(dir: &Path, relative: &str) -> (String, i32) {
 #[test]
 fn fixtures_match_their_snapshots_and_names() {
     let testdata = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata");
-    insta::glob!("../testdata", "**/*.{jsonl,har}", |path| {
+    insta::glob!("../testdata", "**/*.{jsonl,har,log,json}", |path| {
         let relative = path
             .strip_prefix(&testdata)
             .unwrap()

@@ -3,11 +3,13 @@
 //! Every function here is pure: a chunk decodes the same way on any thread,
 //! which is what makes the output independent of the thread count.
 
+mod claude_log;
 mod document;
 mod har;
 mod http;
 mod json;
 mod jsonl;
+mod logline;
 pub mod sse;
 pub mod timestamp;
 
@@ -25,6 +27,8 @@ pub enum Format {
     Bare,
     /// A HAR 1.2 capture of Streamable HTTP (one JSON document).
     Har,
+    /// Claude Desktop's `mcp.log` or `mcp-server-<NAME>.log`.
+    ClaudeLog,
 }
 
 impl Format {
@@ -33,13 +37,15 @@ impl Format {
             Format::Canonical => "canonical",
             Format::Bare => "bare",
             Format::Har => "har",
+            Format::ClaudeLog => "claude-log",
         }
     }
 
     /// Whether an input in this format is one document, decoded whole,
-    /// rather than independent lines decoded in chunks.
+    /// rather than independent lines decoded in chunks. The logs are read
+    /// whole because a line's session depends on the lines before it.
     pub fn is_document(self) -> bool {
-        matches!(self, Format::Har)
+        matches!(self, Format::Har | Format::ClaudeLog)
     }
 }
 
@@ -49,7 +55,26 @@ pub fn detect(bytes: &[u8]) -> Format {
     if har::sniff(bytes) {
         return Format::Har;
     }
-    detect_lines(bytes)
+    detect_log(bytes).unwrap_or_else(|| detect_lines(bytes))
+}
+
+/// A client's text log, recognised from its first lines: the first line a
+/// log format claims decides, and a line of JSON ends the search (the input
+/// is then a JSON-lines trace, even if some lines before it were noise).
+fn detect_log(bytes: &[u8]) -> Option<Format> {
+    let head = &bytes[..bytes.len().min(1 << 20)];
+    for (_, _, line) in lines(head).take(1000) {
+        let trimmed = line.trim_ascii_start();
+        if (trimmed.starts_with(b"{") || trimmed.starts_with(b"["))
+            && serde_json::from_slice::<serde::de::IgnoredAny>(line).is_ok()
+        {
+            return None;
+        }
+        if claude_log::is_marker(line) {
+            return Some(Format::ClaudeLog);
+        }
+    }
+    None
 }
 
 fn detect_lines(bytes: &[u8]) -> Format {
@@ -147,6 +172,7 @@ pub fn decode_chunk(chunk: &[u8], offset: u64, source: u32, format: Format) -> D
 pub fn decode_document(bytes: &[u8], source: u32, format: Format) -> Vec<Event> {
     match format {
         Format::Har => har::decode(bytes, source),
+        Format::ClaudeLog => claude_log::decode(bytes, source),
         Format::Canonical | Format::Bare => {
             let mut chunk = decode_chunk(bytes, 0, source, format);
             std::mem::take(&mut chunk.events)
@@ -160,7 +186,9 @@ pub fn decode_line(line: &[u8], location: Location, format: Format, out: &mut Ve
     match format {
         Format::Canonical => jsonl::decode_line(line, location, false, out),
         Format::Bare => jsonl::decode_line(line, location, true, out),
-        Format::Har => unreachable!("a HAR file is decoded as one document"),
+        Format::Har | Format::ClaudeLog => {
+            unreachable!("a {} input is decoded as one document", format.name())
+        }
     }
 }
 
@@ -189,6 +217,22 @@ mod tests {
             Format::Bare
         );
         assert_eq!(detect(b""), Format::Canonical);
+    }
+
+    #[test]
+    fn detects_logs_without_stealing_json_lines() {
+        let claude = b"Installed 55 packages in 32ms\n2025-07-12T05:51:44.598Z [chatlog] [info] Server started and connected successfully { metadata: undefined }\n";
+        assert_eq!(detect(claude), Format::ClaudeLog);
+        // A JSON line before any log line: a JSON-lines trace with noise in it.
+        assert_eq!(
+            detect(b"{\"from\":\"client\",\"msg\":{}}\n2025-07-12T05:51:44.601Z [c] [info] Message from client: {}\n"),
+            Format::Canonical
+        );
+        // Another program's log (one tag, nothing about MCP) is not claimed.
+        assert_eq!(
+            detect(b"2025-07-12T05:51:44.601Z [info] Starting app\n"),
+            Format::Canonical
+        );
     }
 
     #[test]

@@ -1,0 +1,115 @@
+//! Broken inputs of every capture and log format, through the real binary:
+//! a file cut off while being written, bytes that are not UTF-8, a malformed
+//! record, and an empty file each give a clear finding (or, for the empty
+//! file, a warning) and never a crash.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+/// Every format of a client log or capture tool.
+const FORMATS: &[&str] = &["claude-log"];
+
+fn mcp_lint(args: &[&str], cwd: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mcp-lint"))
+        .args(args)
+        .current_dir(cwd)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).unwrap()
+}
+
+fn fixture(relative: &str) -> Vec<u8> {
+    std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("testdata")
+            .join(relative),
+    )
+    .unwrap()
+}
+
+/// Writes `files` into a temporary directory and lints them all, with the
+/// concise output; returns the report and the exit code.
+fn lint_files(format: &str, files: &[(&str, Vec<u8>)]) -> (String, Option<i32>, String) {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, bytes) in files {
+        std::fs::write(dir.path().join(name), bytes).unwrap();
+    }
+    let mut args = vec!["--format", "concise", "--input-format", format];
+    args.extend(files.iter().map(|(name, _)| *name));
+    let out = mcp_lint(&args, dir.path());
+    (text(&out.stdout), out.status.code(), text(&out.stderr))
+}
+
+/// The bytes of `good` cut in the middle of its `n`th line (1-based).
+fn cut_in_line(good: &[u8], n: usize) -> Vec<u8> {
+    let start: usize = good
+        .split_inclusive(|b| *b == b'\n')
+        .take(n - 1)
+        .map(<[u8]>::len)
+        .sum();
+    let line_len = good[start..].iter().position(|b| *b == b'\n').unwrap();
+    good[..start + line_len / 2].to_vec()
+}
+
+/// Replaces the first occurrence of `from` in `bytes` by `to`.
+fn replace(bytes: &[u8], from: &str, to: &[u8]) -> Vec<u8> {
+    let at = bytes
+        .windows(from.len())
+        .position(|w| w == from.as_bytes())
+        .unwrap_or_else(|| panic!("{from} not found"));
+    [&bytes[..at], to, &bytes[at + from.len()..]].concat()
+}
+
+#[test]
+fn empty_inputs_are_said_and_clean() {
+    for format in FORMATS {
+        let (stdout, code, stderr) = lint_files(format, &[("empty", Vec::new())]);
+        assert_eq!(code, Some(0), "{format}: {stdout}");
+        assert!(
+            stderr.contains("empty: the input is empty"),
+            "{format}: {stderr}"
+        );
+        assert!(
+            stdout.starts_with("No problems found"),
+            "{format}: {stdout}"
+        );
+    }
+}
+
+#[test]
+fn broken_claude_desktop_logs() {
+    let good = fixture("claude-log/mcp-server-golang-mcp-testing.log");
+    let (stdout, code, stderr) = lint_files(
+        "claude-log",
+        &[
+            // Cut in the last message, as a log still being written.
+            ("truncated.log", cut_in_line(&good, 16)),
+            // A byte that is not UTF-8 inside a message (reported), and one
+            // in the server's stderr (skipped, like all of its stderr).
+            (
+                "latin1.log",
+                replace(
+                    &replace(&good, "\"./...\"", b"\"./caf\xe9\""),
+                    "running go test",
+                    b"running go t\xe9st",
+                ),
+            ),
+            // A message with text after it that is not Claude's metadata.
+            (
+                "malformed.log",
+                replace(
+                    &good,
+                    r#""result":{"resources":[]}}"#,
+                    br#""result":{"resources":[]}} (truncated)"#,
+                ),
+            ),
+        ],
+    );
+    assert_eq!(code, Some(1));
+    assert!(stderr.is_empty(), "{stderr}");
+    insta::assert_snapshot!(stdout);
+}
