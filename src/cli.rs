@@ -30,6 +30,8 @@ pub enum InputFormat {
     Har,
     /// Claude Desktop's mcp.log or mcp-server-NAME.log.
     ClaudeLog,
+    /// VS Code's "MCP: <server>" output channel (log level Debug or Trace).
+    VscodeLog,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -187,6 +189,7 @@ pub fn run(cli: Cli) -> u8 {
         InputFormat::Bare => Some(Format::Bare),
         InputFormat::Har => Some(Format::Har),
         InputFormat::ClaudeLog => Some(Format::ClaudeLog),
+        InputFormat::VscodeLog => Some(Format::VscodeLog),
     };
 
     let (inputs, walk_errors) = input::expand(&cli.paths);

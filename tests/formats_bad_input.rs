@@ -7,7 +7,7 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 /// Every format of a client log or capture tool.
-const FORMATS: &[&str] = &["claude-log"];
+const FORMATS: &[&str] = &["claude-log", "vscode-log"];
 
 fn mcp_lint(args: &[&str], cwd: &Path) -> Output {
     Command::new(env!("CARGO_BIN_EXE_mcp-lint"))
@@ -105,6 +105,32 @@ fn broken_claude_desktop_logs() {
                     &good,
                     r#""result":{"resources":[]}}"#,
                     br#""result":{"resources":[]}} (truncated)"#,
+                ),
+            ),
+        ],
+    );
+    assert_eq!(code, Some(1));
+    assert!(stderr.is_empty(), "{stderr}");
+    insta::assert_snapshot!(stdout);
+}
+
+#[test]
+fn broken_vscode_logs() {
+    let good = fixture("vscode-log/weather-vscode-1.99.log");
+    let (stdout, code, stderr) = lint_files(
+        "vscode-log",
+        &[
+            ("truncated.log", cut_in_line(&good, 16)),
+            (
+                "latin1.log",
+                replace(&good, "\"deifieded\"", b"\"d\xe9ifi\xe9d\xe9d\""),
+            ),
+            (
+                "malformed.log",
+                replace(
+                    &good,
+                    r#"{"jsonrpc":"2.0","id":3,"result":{}}"#,
+                    b"{\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{}",
                 ),
             ),
         ],

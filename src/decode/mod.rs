@@ -12,6 +12,7 @@ mod jsonl;
 mod logline;
 pub mod sse;
 pub mod timestamp;
+mod vscode_log;
 
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -29,6 +30,8 @@ pub enum Format {
     Har,
     /// Claude Desktop's `mcp.log` or `mcp-server-<NAME>.log`.
     ClaudeLog,
+    /// VS Code's "MCP: <server>" output channel.
+    VscodeLog,
 }
 
 impl Format {
@@ -38,6 +41,7 @@ impl Format {
             Format::Bare => "bare",
             Format::Har => "har",
             Format::ClaudeLog => "claude-log",
+            Format::VscodeLog => "vscode-log",
         }
     }
 
@@ -45,7 +49,7 @@ impl Format {
     /// rather than independent lines decoded in chunks. The logs are read
     /// whole because a line's session depends on the lines before it.
     pub fn is_document(self) -> bool {
-        matches!(self, Format::Har | Format::ClaudeLog)
+        matches!(self, Format::Har | Format::ClaudeLog | Format::VscodeLog)
     }
 }
 
@@ -72,6 +76,9 @@ fn detect_log(bytes: &[u8]) -> Option<Format> {
         }
         if claude_log::is_marker(line) {
             return Some(Format::ClaudeLog);
+        }
+        if vscode_log::is_marker(line) {
+            return Some(Format::VscodeLog);
         }
     }
     None
@@ -173,6 +180,7 @@ pub fn decode_document(bytes: &[u8], source: u32, format: Format) -> Vec<Event> 
     match format {
         Format::Har => har::decode(bytes, source),
         Format::ClaudeLog => claude_log::decode(bytes, source),
+        Format::VscodeLog => vscode_log::decode(bytes, source),
         Format::Canonical | Format::Bare => {
             let mut chunk = decode_chunk(bytes, 0, source, format);
             std::mem::take(&mut chunk.events)
@@ -186,7 +194,7 @@ pub fn decode_line(line: &[u8], location: Location, format: Format, out: &mut Ve
     match format {
         Format::Canonical => jsonl::decode_line(line, location, false, out),
         Format::Bare => jsonl::decode_line(line, location, true, out),
-        Format::Har | Format::ClaudeLog => {
+        Format::Har | Format::ClaudeLog | Format::VscodeLog => {
             unreachable!("a {} input is decoded as one document", format.name())
         }
     }
@@ -228,7 +236,13 @@ mod tests {
             detect(b"{\"from\":\"client\",\"msg\":{}}\n2025-07-12T05:51:44.601Z [c] [info] Message from client: {}\n"),
             Format::Canonical
         );
-        // Another program's log (one tag, nothing about MCP) is not claimed.
+        let vscode = b"2026-07-24 02:03:14.031 [info] Starting server mcp-taskfile-server\n2026-07-24 02:03:14.031 [info] Connection state: Starting\n";
+        assert_eq!(detect(vscode), Format::VscodeLog);
+        // Other programs' logs (nothing about MCP) are not claimed.
+        assert_eq!(
+            detect(b"2025-02-25 01:21:18.277 [info] db10: Handling CallTool action\n"),
+            Format::Canonical
+        );
         assert_eq!(
             detect(b"2025-07-12T05:51:44.601Z [info] Starting app\n"),
             Format::Canonical
