@@ -32,6 +32,8 @@ pub enum InputFormat {
     ClaudeLog,
     /// VS Code's "MCP: <server>" output channel (log level Debug or Trace).
     VscodeLog,
+    /// An mcpsnoop session log (JSON lines, one observed frame each).
+    Mcpsnoop,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -190,6 +192,7 @@ pub fn run(cli: Cli) -> u8 {
         InputFormat::Har => Some(Format::Har),
         InputFormat::ClaudeLog => Some(Format::ClaudeLog),
         InputFormat::VscodeLog => Some(Format::VscodeLog),
+        InputFormat::Mcpsnoop => Some(Format::Mcpsnoop),
     };
 
     let (inputs, walk_errors) = input::expand(&cli.paths);

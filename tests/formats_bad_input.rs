@@ -7,7 +7,7 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 /// Every format of a client log or capture tool.
-const FORMATS: &[&str] = &["claude-log", "vscode-log"];
+const FORMATS: &[&str] = &["claude-log", "vscode-log", "mcpsnoop"];
 
 fn mcp_lint(args: &[&str], cwd: &Path) -> Output {
     Command::new(env!("CARGO_BIN_EXE_mcp-lint"))
@@ -131,6 +131,34 @@ fn broken_vscode_logs() {
                     &good,
                     r#"{"jsonrpc":"2.0","id":3,"result":{}}"#,
                     b"{\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{}",
+                ),
+            ),
+        ],
+    );
+    assert_eq!(code, Some(1));
+    assert!(stderr.is_empty(), "{stderr}");
+    insta::assert_snapshot!(stdout);
+}
+
+#[test]
+fn broken_mcpsnoop_logs() {
+    let good = fixture("mcpsnoop/stdio-notes-server.jsonl");
+    let (stdout, code, stderr) = lint_files(
+        "mcpsnoop",
+        &[
+            ("truncated.jsonl", cut_in_line(&good, 16)),
+            (
+                "latin1.jsonl",
+                replace(&good, "user pressed Esc", b"user pressed \xc9chap"),
+            ),
+            // A frame without its direction, and a frame mcpsnoop cut at its
+            // size cap (the message was sent whole, but cannot be read here).
+            (
+                "malformed.jsonl",
+                replace(
+                    &replace(&good, r#""direction":"c2s","transport":"stdio","raw":{"jsonrpc":"2.0","id":1,"#, br#""transport":"stdio","raw":{"jsonrpc":"2.0","id":1,"#),
+                    r#""direction":"s2c","transport":"stdio","raw":{"jsonrpc":"2.0","id":3,"result":{}}"#,
+                    br#""direction":"s2c","transport":"stdio","truncated":true,"text":"{\"jsonrpc\":\"2.0\",\"id\":3,\"res""#,
                 ),
             ),
         ],

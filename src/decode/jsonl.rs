@@ -8,7 +8,7 @@ use super::json::{self, key_of, kind_of, messages_of, present, string_of, Object
 use super::timestamp;
 use crate::event::{Event, JsonKind, Location, Payload, Side, Transport, Unreadable};
 
-fn present_batch<'de: 'a, 'a, D: serde::Deserializer<'de>>(
+pub(super) fn present_batch<'de: 'a, 'a, D: serde::Deserializer<'de>>(
     d: D,
 ) -> Result<Option<OneOrBatch<'a>>, D::Error> {
     OneOrBatch::deserialize(d).map(Some)

@@ -10,6 +10,7 @@ mod http;
 mod json;
 mod jsonl;
 mod logline;
+mod mcpsnoop;
 pub mod sse;
 pub mod timestamp;
 mod vscode_log;
@@ -32,6 +33,8 @@ pub enum Format {
     ClaudeLog,
     /// VS Code's "MCP: <server>" output channel.
     VscodeLog,
+    /// mcpsnoop's session log: one observed frame per line.
+    Mcpsnoop,
 }
 
 impl Format {
@@ -42,6 +45,7 @@ impl Format {
             Format::Har => "har",
             Format::ClaudeLog => "claude-log",
             Format::VscodeLog => "vscode-log",
+            Format::Mcpsnoop => "mcpsnoop",
         }
     }
 
@@ -97,6 +101,10 @@ fn detect_lines(bytes: &[u8]) -> Format {
         jsonrpc: Option<&'a RawValue>,
         #[serde(borrow)]
         method: Option<&'a RawValue>,
+        #[serde(borrow)]
+        session_id: Option<&'a RawValue>,
+        #[serde(borrow)]
+        direction: Option<&'a RawValue>,
     }
     for line in bytes
         .split(|b| *b == b'\n')
@@ -109,6 +117,9 @@ fn detect_lines(bytes: &[u8]) -> Format {
         if let Ok(sniff) = serde_json::from_slice::<Sniff>(line) {
             if sniff.msg.is_some() || sniff.event.is_some() || sniff.from.is_some() {
                 return Format::Canonical;
+            }
+            if sniff.session_id.is_some() && sniff.direction.is_some() {
+                return Format::Mcpsnoop;
             }
             if sniff.jsonrpc.is_some() || sniff.method.is_some() {
                 return Format::Bare;
@@ -181,7 +192,7 @@ pub fn decode_document(bytes: &[u8], source: u32, format: Format) -> Vec<Event> 
         Format::Har => har::decode(bytes, source),
         Format::ClaudeLog => claude_log::decode(bytes, source),
         Format::VscodeLog => vscode_log::decode(bytes, source),
-        Format::Canonical | Format::Bare => {
+        Format::Canonical | Format::Bare | Format::Mcpsnoop => {
             let mut chunk = decode_chunk(bytes, 0, source, format);
             std::mem::take(&mut chunk.events)
         }
@@ -194,6 +205,7 @@ pub fn decode_line(line: &[u8], location: Location, format: Format, out: &mut Ve
     match format {
         Format::Canonical => jsonl::decode_line(line, location, false, out),
         Format::Bare => jsonl::decode_line(line, location, true, out),
+        Format::Mcpsnoop => mcpsnoop::decode_line(line, location, out),
         Format::Har | Format::ClaudeLog | Format::VscodeLog => {
             unreachable!("a {} input is decoded as one document", format.name())
         }
@@ -238,6 +250,10 @@ mod tests {
         );
         let vscode = b"2026-07-24 02:03:14.031 [info] Starting server mcp-taskfile-server\n2026-07-24 02:03:14.031 [info] Connection state: Starting\n";
         assert_eq!(detect(vscode), Format::VscodeLog);
+        assert_eq!(
+            detect(b"{\"session_id\":\"s\",\"seq\":1,\"direction\":\"meta\",\"raw\":{\"command\":[\"x\"]}}\n"),
+            Format::Mcpsnoop
+        );
         // Other programs' logs (nothing about MCP) are not claimed.
         assert_eq!(
             detect(b"2025-02-25 01:21:18.277 [info] db10: Handling CallTool action\n"),
