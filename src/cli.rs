@@ -34,6 +34,8 @@ pub enum InputFormat {
     VscodeLog,
     /// An mcpsnoop session log (JSON lines, one observed frame each).
     Mcpsnoop,
+    /// An MCP Inspector protocol-history export (History screen, Export JSON).
+    Inspector,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -193,6 +195,7 @@ pub fn run(cli: Cli) -> u8 {
         InputFormat::ClaudeLog => Some(Format::ClaudeLog),
         InputFormat::VscodeLog => Some(Format::VscodeLog),
         InputFormat::Mcpsnoop => Some(Format::Mcpsnoop),
+        InputFormat::Inspector => Some(Format::Inspector),
     };
 
     let (inputs, walk_errors) = input::expand(&cli.paths);

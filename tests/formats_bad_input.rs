@@ -7,7 +7,7 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 /// Every format of a client log or capture tool.
-const FORMATS: &[&str] = &["claude-log", "vscode-log", "mcpsnoop"];
+const FORMATS: &[&str] = &["claude-log", "vscode-log", "mcpsnoop", "inspector"];
 
 fn mcp_lint(args: &[&str], cwd: &Path) -> Output {
     Command::new(env!("CARGO_BIN_EXE_mcp-lint"))
@@ -161,6 +161,38 @@ fn broken_mcpsnoop_logs() {
                     br#""direction":"s2c","transport":"stdio","truncated":true,"text":"{\"jsonrpc\":\"2.0\",\"id\":3,\"res""#,
                 ),
             ),
+        ],
+    );
+    assert_eq!(code, Some(1));
+    assert!(stderr.is_empty(), "{stderr}");
+    insta::assert_snapshot!(stdout);
+}
+
+#[test]
+fn broken_inspector_exports() {
+    let good = fixture("inspector/inspector-protocol-everything-2026-03-17T10-01-22.json");
+    let (stdout, code, stderr) = lint_files(
+        "inspector",
+        &[
+            // Cut in the middle, as a download that did not finish.
+            ("truncated.json", good[..good.len() / 2].to_vec()),
+            (
+                "latin1.json",
+                replace(&good, "release notes", b"r\xe9lease notes"),
+            ),
+            // An entry without its message, one from an unknown origin, and
+            // a document that is not an array of entries.
+            (
+                "malformed.json",
+                replace(
+                    &replace(&good, r#""origin": "server""#, br#""origin": "proxy""#),
+                    r#""message": {
+      "method": "notifications/initialized""#,
+                    br#""note": {
+      "method": "notifications/initialized""#,
+                ),
+            ),
+            ("object.json", br#"{"entries": []}"#.to_vec()),
         ],
     );
     assert_eq!(code, Some(1));

@@ -7,6 +7,7 @@ mod claude_log;
 mod document;
 mod har;
 mod http;
+mod inspector;
 mod json;
 mod jsonl;
 mod logline;
@@ -35,6 +36,8 @@ pub enum Format {
     VscodeLog,
     /// mcpsnoop's session log: one observed frame per line.
     Mcpsnoop,
+    /// An MCP Inspector protocol-history export (one JSON document).
+    Inspector,
 }
 
 impl Format {
@@ -46,6 +49,7 @@ impl Format {
             Format::ClaudeLog => "claude-log",
             Format::VscodeLog => "vscode-log",
             Format::Mcpsnoop => "mcpsnoop",
+            Format::Inspector => "inspector",
         }
     }
 
@@ -53,7 +57,10 @@ impl Format {
     /// rather than independent lines decoded in chunks. The logs are read
     /// whole because a line's session depends on the lines before it.
     pub fn is_document(self) -> bool {
-        matches!(self, Format::Har | Format::ClaudeLog | Format::VscodeLog)
+        matches!(
+            self,
+            Format::Har | Format::ClaudeLog | Format::VscodeLog | Format::Inspector
+        )
     }
 }
 
@@ -62,6 +69,9 @@ impl Format {
 pub fn detect(bytes: &[u8]) -> Format {
     if har::sniff(bytes) {
         return Format::Har;
+    }
+    if let Some(format) = inspector::sniff(bytes) {
+        return format;
     }
     detect_log(bytes).unwrap_or_else(|| detect_lines(bytes))
 }
@@ -192,6 +202,7 @@ pub fn decode_document(bytes: &[u8], source: u32, format: Format) -> Vec<Event> 
         Format::Har => har::decode(bytes, source),
         Format::ClaudeLog => claude_log::decode(bytes, source),
         Format::VscodeLog => vscode_log::decode(bytes, source),
+        Format::Inspector => inspector::decode(bytes, source),
         Format::Canonical | Format::Bare | Format::Mcpsnoop => {
             let mut chunk = decode_chunk(bytes, 0, source, format);
             std::mem::take(&mut chunk.events)
@@ -206,7 +217,7 @@ pub fn decode_line(line: &[u8], location: Location, format: Format, out: &mut Ve
         Format::Canonical => jsonl::decode_line(line, location, false, out),
         Format::Bare => jsonl::decode_line(line, location, true, out),
         Format::Mcpsnoop => mcpsnoop::decode_line(line, location, out),
-        Format::Har | Format::ClaudeLog | Format::VscodeLog => {
+        Format::Har | Format::ClaudeLog | Format::VscodeLog | Format::Inspector => {
             unreachable!("a {} input is decoded as one document", format.name())
         }
     }
