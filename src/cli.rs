@@ -36,6 +36,8 @@ pub enum InputFormat {
     Mcpsnoop,
     /// An MCP Inspector protocol-history export (History screen, Export JSON).
     Inspector,
+    /// An MCP Inspector network export (Network screen, Export JSON).
+    InspectorNetwork,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -196,6 +198,7 @@ pub fn run(cli: Cli) -> u8 {
         InputFormat::VscodeLog => Some(Format::VscodeLog),
         InputFormat::Mcpsnoop => Some(Format::Mcpsnoop),
         InputFormat::Inspector => Some(Format::Inspector),
+        InputFormat::InspectorNetwork => Some(Format::InspectorNetwork),
     };
 
     let (inputs, walk_errors) = input::expand(&cli.paths);

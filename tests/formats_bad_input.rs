@@ -7,7 +7,13 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 /// Every format of a client log or capture tool.
-const FORMATS: &[&str] = &["claude-log", "vscode-log", "mcpsnoop", "inspector"];
+const FORMATS: &[&str] = &[
+    "claude-log",
+    "vscode-log",
+    "mcpsnoop",
+    "inspector",
+    "inspector-network",
+];
 
 fn mcp_lint(args: &[&str], cwd: &Path) -> Output {
     Command::new(env!("CARGO_BIN_EXE_mcp-lint"))
@@ -193,6 +199,36 @@ fn broken_inspector_exports() {
                 ),
             ),
             ("object.json", br#"{"entries": []}"#.to_vec()),
+        ],
+    );
+    assert_eq!(code, Some(1));
+    assert!(stderr.is_empty(), "{stderr}");
+    insta::assert_snapshot!(stdout);
+}
+
+#[test]
+fn broken_inspector_network_exports() {
+    let good = fixture("inspector-network/inspector-network-everything-2026-03-17T11-20-30.json");
+    let (stdout, code, stderr) = lint_files(
+        "inspector-network",
+        &[
+            ("truncated.json", good[..good.len() * 2 / 3].to_vec()),
+            (
+                "latin1.json",
+                replace(&good, "cancelled by user", b"cancel\xe9 by user"),
+            ),
+            // A request body that is not JSON, and an entry without its URL.
+            (
+                "malformed.json",
+                replace(
+                    &replace(&good, r#"\"id\":1}"#, br#"\"id\":1"#),
+                    r#""url": "http://localhost:3001/mcp",
+    "requestHeaders": {
+      "accept": "text/event-stream","#,
+                    br#""requestHeaders": {
+      "accept": "text/event-stream","#,
+                ),
+            ),
         ],
     );
     assert_eq!(code, Some(1));

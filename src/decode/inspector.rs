@@ -78,13 +78,19 @@ pub(super) fn sniff(bytes: &[u8]) -> Option<Format> {
         Ok(first) if first.direction.is_some() && first.message.is_some() => {
             Some(Format::Inspector)
         }
-        Ok(first) if first.url.is_some() && first.request_headers.is_some() => None,
+        Ok(first) if first.url.is_some() && first.request_headers.is_some() => {
+            Some(Format::InspectorNetwork)
+        }
         // A file cut inside its first entry: judge by the names it has.
         Err(e) if e.is_eof() => {
             let head = String::from_utf8_lossy(&rest[..rest.len().min(1 << 16)]);
-            let batch = head.contains("\"jsonrpc\"") && !head.contains("\"message\"");
-            let network = head.contains("\"requestHeaders\"");
-            (!batch && !network && head.contains("\"direction\"")).then_some(Format::Inspector)
+            if head.contains("\"jsonrpc\"") && !head.contains("\"message\"") {
+                None
+            } else if head.contains("\"requestHeaders\"") {
+                Some(Format::InspectorNetwork)
+            } else {
+                head.contains("\"direction\"").then_some(Format::Inspector)
+            }
         }
         _ => None,
     }
@@ -243,7 +249,7 @@ mod tests {
         );
         assert_eq!(
             sniff(br#"[{"id":"1","timestamp":"2026-03-17T10:00:42.123Z","method":"POST","url":"http://h/mcp","requestHeaders":{}}]"#),
-            None
+            Some(Format::InspectorNetwork)
         );
         assert_eq!(
             sniff(br#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#),
@@ -258,6 +264,10 @@ mod tests {
             Some(Format::Inspector)
         );
         assert_eq!(sniff(b"[{\"jsonrpc\":\"2.0\",\"id\":0,\"meth"), None);
+        assert_eq!(
+            sniff(b"[\n  {\n    \"id\": \"1\",\n    \"method\": \"POST\",\n    \"requestHeaders\": {\"acc"),
+            Some(Format::InspectorNetwork)
+        );
     }
 
     #[test]

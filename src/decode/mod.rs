@@ -8,6 +8,7 @@ mod document;
 mod har;
 mod http;
 mod inspector;
+mod inspector_network;
 mod json;
 mod jsonl;
 mod logline;
@@ -38,6 +39,8 @@ pub enum Format {
     Mcpsnoop,
     /// An MCP Inspector protocol-history export (one JSON document).
     Inspector,
+    /// An MCP Inspector network export: HTTP exchanges (one JSON document).
+    InspectorNetwork,
 }
 
 impl Format {
@@ -50,6 +53,7 @@ impl Format {
             Format::VscodeLog => "vscode-log",
             Format::Mcpsnoop => "mcpsnoop",
             Format::Inspector => "inspector",
+            Format::InspectorNetwork => "inspector-network",
         }
     }
 
@@ -59,7 +63,11 @@ impl Format {
     pub fn is_document(self) -> bool {
         matches!(
             self,
-            Format::Har | Format::ClaudeLog | Format::VscodeLog | Format::Inspector
+            Format::Har
+                | Format::ClaudeLog
+                | Format::VscodeLog
+                | Format::Inspector
+                | Format::InspectorNetwork
         )
     }
 }
@@ -203,6 +211,7 @@ pub fn decode_document(bytes: &[u8], source: u32, format: Format) -> Vec<Event> 
         Format::ClaudeLog => claude_log::decode(bytes, source),
         Format::VscodeLog => vscode_log::decode(bytes, source),
         Format::Inspector => inspector::decode(bytes, source),
+        Format::InspectorNetwork => inspector_network::decode(bytes, source),
         Format::Canonical | Format::Bare | Format::Mcpsnoop => {
             let mut chunk = decode_chunk(bytes, 0, source, format);
             std::mem::take(&mut chunk.events)
@@ -217,7 +226,11 @@ pub fn decode_line(line: &[u8], location: Location, format: Format, out: &mut Ve
         Format::Canonical => jsonl::decode_line(line, location, false, out),
         Format::Bare => jsonl::decode_line(line, location, true, out),
         Format::Mcpsnoop => mcpsnoop::decode_line(line, location, out),
-        Format::Har | Format::ClaudeLog | Format::VscodeLog | Format::Inspector => {
+        Format::Har
+        | Format::ClaudeLog
+        | Format::VscodeLog
+        | Format::Inspector
+        | Format::InspectorNetwork => {
             unreachable!("a {} input is decoded as one document", format.name())
         }
     }
