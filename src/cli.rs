@@ -58,7 +58,8 @@ pub enum ColorChoice {
 #[derive(Debug, Parser)]
 #[command(name = "mcp-lint", version, about)]
 pub struct Cli {
-    /// Trace files, directories (walked for *.jsonl and *.ndjson), or - for stdin.
+    /// Trace files, directories (walked for *.jsonl, *.ndjson, *.har, and *.log files that are
+    /// Claude Desktop or VS Code MCP logs), or - for stdin.
     #[arg(value_name = "PATH")]
     pub paths: Vec<PathBuf>,
 

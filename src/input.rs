@@ -13,6 +13,24 @@ const MMAP_THRESHOLD: u64 = 256 * 1024;
 /// The extensions a directory walk picks up.
 pub const TRACE_EXTENSIONS: &[&str] = &["jsonl", "ndjson", "har"];
 
+/// Log files are many, and most are not MCP logs: a walk picks up a `*.log`
+/// file only when its start reads as a Claude Desktop or VS Code MCP log.
+const LOG_EXTENSION: &str = "log";
+
+/// How much of a `*.log` file is read to recognise it (as much as detection reads).
+const LOG_SNIFF_BYTES: u64 = 1 << 20;
+
+fn is_mcp_log(path: &Path) -> bool {
+    let mut head = Vec::new();
+    File::open(path)
+        .and_then(|file| file.take(LOG_SNIFF_BYTES).read_to_end(&mut head))
+        .is_ok()
+        && matches!(
+            crate::decode::detect(&head),
+            crate::decode::Format::ClaudeLog | crate::decode::Format::VscodeLog
+        )
+}
+
 /// One input named on the command line, or found in a directory.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum InputPath {
@@ -54,7 +72,7 @@ pub fn expand(paths: &[PathBuf]) -> (Vec<InputPath>, Vec<InputError>) {
                 errors.push(InputError {
                     name: InputPath::File(path.clone()).display_name(),
                     message: format!(
-                        "directory holds no trace files (*.{})",
+                        "directory holds no trace files (*.{}, or *.{LOG_EXTENSION} files that are MCP logs)",
                         TRACE_EXTENSIONS.join(", *.")
                     ),
                 });
@@ -92,12 +110,13 @@ fn walk(dir: &Path, inputs: &mut Vec<InputPath>, errors: &mut Vec<InputError>) {
             continue;
         } else if meta.is_dir() {
             walk(&path, inputs, errors);
-        } else if path
-            .extension()
-            .and_then(|e| e.to_str())
-            .is_some_and(|e| TRACE_EXTENSIONS.contains(&e))
-        {
-            inputs.push(InputPath::File(path));
+        } else {
+            let extension = path.extension().and_then(|e| e.to_str());
+            let wanted = extension.is_some_and(|e| TRACE_EXTENSIONS.contains(&e))
+                || (extension == Some(LOG_EXTENSION) && is_mcp_log(&path));
+            if wanted {
+                inputs.push(InputPath::File(path));
+            }
         }
     }
 }

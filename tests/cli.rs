@@ -344,3 +344,41 @@ fn broken_har_files_give_clear_findings() {
     assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
     insta::assert_snapshot!(text(&out.stdout));
 }
+
+#[test]
+fn directory_walks_take_only_the_log_files_that_are_mcp_logs() {
+    let dir = tempfile::tempdir().unwrap();
+    let testdata = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata");
+    std::fs::create_dir_all(dir.path().join("logs/window1")).unwrap();
+    std::fs::copy(
+        testdata.join("claude-log/mcp-server-desktopCommander.log"),
+        dir.path().join("logs/mcp-server-desktopCommander.log"),
+    )
+    .unwrap();
+    std::fs::copy(
+        testdata.join("vscode-log/mcp-taskfile-server.log"),
+        dir.path().join("logs/window1/mcpServer.taskfile.log"),
+    )
+    .unwrap();
+    // Logs of other programs, and of Claude Desktop itself, are not linted.
+    std::fs::write(
+        dir.path().join("logs/main.log"),
+        "2025-03-23T18:30:58.413Z [info] Starting app { appVersion: '0.9.3' }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("logs/window1/Cursor MCP.log"),
+        "2025-02-25 01:21:18.277 [info] db10: Handling CallTool action for tool 'getConsoleLogs'\n",
+    )
+    .unwrap();
+    let out = mcp_lint(&["--format", "concise", "logs"], dir.path());
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stdout),
+        "logs/mcp-server-desktopCommander.log:7: error[cancel-initialize]: client cancels its initialize request 0\n\
+         logs/window1/mcpServer.taskfile.log:18: info[progress-after-terminal]: server sends progress after the client cancelled client request 3 (tools/call)\n\
+         logs/window1/mcpServer.taskfile.log:25: info[unanswered-request]: client request 1 (initialize) got no response before the session ended\n\
+         logs/window1/mcpServer.taskfile.log:30: error[cancel-initialize]: client cancels its initialize request 1\n\
+         Found 2 errors, 0 warnings, 2 infos in 2 files (18 events, 3 sessions).\n"
+    );
+}
