@@ -1,0 +1,234 @@
+//! Every rule fires the same way in every line format that can show its
+//! case: each canonical fixture of `testdata/rules/` and `testdata/races/` is
+//! rewritten, line for line, as a Claude Desktop log, a VS Code output
+//! channel and an mcpsnoop capture, and must give the same findings (rule,
+//! severity, line) as the canonical trace.
+//!
+//! Left out, because the other formats cannot express them: fixtures whose
+//! rule is about the canonical envelope or bare lines themselves
+//! (`invalid-json`, `invalid-envelope`, `direction-ambiguous`), fixtures
+//! that name streams (no log format records one), and for VS Code, which
+//! logs one server per channel, fixtures with several sessions.
+
+use std::path::{Path, PathBuf};
+
+use mcp_lint::decode::Format;
+use mcp_lint::engine::Engine;
+use serde_json::Value;
+
+fn fixtures() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata");
+    let mut found = Vec::new();
+    for dir in ["rules", "races"] {
+        let mut stack = vec![root.join(dir)];
+        while let Some(dir) = stack.pop() {
+            for entry in std::fs::read_dir(dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    stack.push(path);
+                } else if path.extension().is_some_and(|e| e == "jsonl") {
+                    found.push(path);
+                }
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+/// One canonical line, when every other format can say it too.
+enum Line {
+    Message {
+        from: String,
+        session: Option<String>,
+        msg: String,
+    },
+    Closed {
+        from: String,
+        session: Option<String>,
+    },
+    NotProtocol {
+        session: Option<String>,
+        text: String,
+    },
+}
+
+fn parse(path: &Path) -> Option<Vec<Line>> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let mut lines = Vec::new();
+    for raw in text.lines() {
+        let value: Value = serde_json::from_str(raw).ok()?;
+        let object = value.as_object()?;
+        // The message exactly as written (a Value would round large integers).
+        #[derive(serde::Deserialize)]
+        struct Exact<'a> {
+            #[serde(borrow)]
+            msg: Option<&'a serde_json::value::RawValue>,
+        }
+        let exact: Exact = serde_json::from_str(raw).ok()?;
+        if object.contains_key("stream") {
+            return None;
+        }
+        let from = object.get("from")?.as_str()?.to_string();
+        let session = object
+            .get("session")
+            .and_then(Value::as_str)
+            .map(String::from);
+        lines.push(
+            match (
+                object.get("msg"),
+                object.get("event").and_then(Value::as_str),
+            ) {
+                (Some(_), None) => Line::Message {
+                    from,
+                    session,
+                    msg: exact.msg?.get().to_string(),
+                },
+                (None, Some("closed")) => Line::Closed { from, session },
+                (None, Some("not-protocol")) if from == "server" => Line::NotProtocol {
+                    session,
+                    text: object.get("text")?.as_str()?.to_string(),
+                },
+                _ => return None,
+            },
+        );
+    }
+    Some(lines)
+}
+
+fn claude_log(lines: &[Line]) -> String {
+    let name = |session: &Option<String>| session.clone().unwrap_or_else(|| "server".into());
+    let mut out = String::new();
+    for (i, line) in lines.iter().enumerate() {
+        let ts = format!("2025-07-12T05:51:{:02}.{:03}Z", (i / 1000) % 60, i % 1000);
+        let body = match line {
+            Line::Message { from, session, msg } => {
+                format!("[{}] [info] Message from {from}: {msg}", name(session))
+            }
+            Line::Closed { from, session } => {
+                let side = if from == "client" { "Client" } else { "Server" };
+                format!("[{}] [info] {side} transport closed", name(session))
+            }
+            Line::NotProtocol { session, text } => {
+                let head: String = text.chars().take(10).collect();
+                format!(
+                    "[{}] [error] Unexpected token '{}', {head:?}... is not valid JSON",
+                    name(session),
+                    text.chars().next().unwrap_or('x')
+                )
+            }
+        };
+        out.push_str(&format!("{ts} {body} {{ metadata: undefined }}\n"));
+    }
+    out
+}
+
+fn vscode_log(lines: &[Line]) -> Option<String> {
+    let mut sessions: Vec<&Option<String>> = lines
+        .iter()
+        .map(|l| match l {
+            Line::Message { session, .. }
+            | Line::Closed { session, .. }
+            | Line::NotProtocol { session, .. } => session,
+        })
+        .collect();
+    sessions.dedup();
+    if sessions.len() > 1 {
+        return None;
+    }
+    let mut out = String::new();
+    for (i, line) in lines.iter().enumerate() {
+        let ts = format!("2026-07-24 02:03:{:02}.{:03}", (i / 1000) % 60, i % 1000);
+        match line {
+            Line::Message { from, msg, .. } => {
+                let arrow = if from == "client" {
+                    "editor -> server"
+                } else {
+                    "server -> editor"
+                };
+                out.push_str(&format!("{ts} [debug] [{arrow}] {msg}\n"));
+            }
+            // The channel has no line for these: a neutral line keeps the numbering.
+            Line::Closed { .. } => {
+                out.push_str(&format!("{ts} [info] Connection state: Stopped\n"))
+            }
+            Line::NotProtocol { .. } => return None,
+        }
+    }
+    Some(out)
+}
+
+fn mcpsnoop(lines: &[Line]) -> String {
+    let mut out = String::new();
+    for (i, line) in lines.iter().enumerate() {
+        let session = |s: &Option<String>| s.clone().unwrap_or_else(|| "stdio-1".into());
+        let frame = match line {
+            Line::Message {
+                from,
+                session: s,
+                msg,
+            } => format!(
+                r#"{{"session_id":{:?},"seq":{},"direction":"{}","transport":"stdio","raw":{msg}}}"#,
+                session(s),
+                i + 1,
+                if from == "client" { "c2s" } else { "s2c" }
+            ),
+            Line::Closed { session: s, .. } => format!(
+                r#"{{"session_id":{:?},"seq":{},"direction":"meta","transport":"stdio","raw":{{"event":"exit"}}}}"#,
+                session(s),
+                i + 1
+            ),
+            Line::NotProtocol { session: s, text } => format!(
+                r#"{{"session_id":{:?},"seq":{},"direction":"s2c","transport":"stdio","text":{}}}"#,
+                session(s),
+                i + 1,
+                Value::from(text.as_str())
+            ),
+        };
+        out.push_str(&frame);
+        out.push('\n');
+    }
+    out
+}
+
+fn findings(trace: &str, format: Format) -> Vec<String> {
+    mcp_lint::lint_with(trace, Some(format), Engine::with_all_rules())
+        .iter()
+        .map(|d| format!("{}: {}[{}]", d.location.line, d.severity, d.rule.id))
+        .collect()
+}
+
+#[test]
+fn rules_fire_alike_in_every_line_format() {
+    const CANONICAL_ONLY: &[&str] = &["invalid-json", "invalid-envelope", "direction-ambiguous"];
+    let mut compared = 0;
+    for path in fixtures() {
+        let rule = path
+            .parent()
+            .and_then(|p| p.file_name())
+            .and_then(|n| n.to_str())
+            .unwrap_or("");
+        if CANONICAL_ONLY.contains(&rule) {
+            continue;
+        }
+        let Some(lines) = parse(&path) else { continue };
+        let canonical = std::fs::read_to_string(&path).unwrap();
+        let want = findings(&canonical, Format::Canonical);
+        let mut rewritten = vec![
+            ("claude-log", Format::ClaudeLog, Some(claude_log(&lines))),
+            ("mcpsnoop", Format::Mcpsnoop, Some(mcpsnoop(&lines))),
+        ];
+        rewritten.push(("vscode-log", Format::VscodeLog, vscode_log(&lines)));
+        for (name, format, text) in rewritten {
+            let Some(text) = text else { continue };
+            assert_eq!(
+                findings(&text, format),
+                want,
+                "{} as {name}:\n{text}",
+                path.display()
+            );
+            compared += 1;
+        }
+    }
+    assert!(compared > 150, "only {compared} comparisons");
+}
