@@ -1,8 +1,10 @@
-//! Every rule fires the same way in every line format that can show its
-//! case: each canonical fixture of `testdata/rules/` and `testdata/races/` is
+//! Every rule fires the same way in every format that can show its case:
+//! each canonical fixture of `testdata/rules/` and `testdata/races/` is
 //! rewritten, line for line, as a Claude Desktop log, a VS Code output
-//! channel and an mcpsnoop capture, and must give the same findings (rule,
-//! severity, line) as the canonical trace.
+//! channel, an mcpsnoop capture and an Inspector export, and must give the
+//! same findings (rule, severity, line) as the canonical trace; as a HAR
+//! capture it must give the same rules on the same messages (severities may
+//! be lower there: every message travels on a stream of its own).
 //!
 //! Left out, because the other formats cannot express them: fixtures whose
 //! rule is about the canonical envelope or bare lines themselves
@@ -231,4 +233,133 @@ fn rules_fire_alike_in_every_line_format() {
         }
     }
     assert!(compared > 150, "only {compared} comparisons");
+}
+
+/// The canonical fixtures that a capture of one session can express: only
+/// messages, one session.
+fn messages_of_one_session(lines: &[Line]) -> Option<Vec<(&str, &str)>> {
+    let mut sessions = Vec::new();
+    let mut messages = Vec::new();
+    for line in lines {
+        let Line::Message { from, session, msg } = line else {
+            return None;
+        };
+        if !sessions.contains(&session) {
+            sessions.push(session);
+        }
+        messages.push((from.as_str(), msg.as_str()));
+    }
+    (sessions.len() == 1).then_some(messages)
+}
+
+/// An Inspector history export with one entry per message, one per line,
+/// in the canonical order (entry N is on line N + 1).
+fn inspector(messages: &[(&str, &str)]) -> String {
+    let entries: Vec<String> = messages
+        .iter()
+        .enumerate()
+        .map(|(i, (from, msg))| {
+            let value: Value = serde_json::from_str(msg).unwrap();
+            let direction = if value.get("method").is_none() {
+                "response"
+            } else if value.get("id").is_some() {
+                "request"
+            } else {
+                "notification"
+            };
+            format!(
+                r#"{{"id":"e{i}","timestamp":"2026-03-17T10:00:{:02}.{:03}Z","direction":"{direction}","origin":"{from}","message":{msg}}}"#,
+                (i / 1000) % 60,
+                i % 1000
+            )
+        })
+        .collect();
+    format!("[\n{}\n]\n", entries.join(",\n"))
+}
+
+/// A HAR capture with one entry per message, one per line (entry N is on
+/// line N + 1): a client message is a POST, a server message an SSE event of
+/// a GET stream of its own. Every message is on its own stream, so findings
+/// whose severity rests on the order of one stream may be lower than in the
+/// canonical trace; which rules fire, and where, must not change.
+fn har(messages: &[(&str, &str)]) -> String {
+    let entries: Vec<String> = messages
+        .iter()
+        .enumerate()
+        .map(|(i, (from, msg))| {
+            let started = format!("2026-11-30T07:00:{:02}.{:03}Z", (i / 1000) % 60, i % 1000);
+            let headers = r#"[{"name":"Mcp-Session-Id","value":"s-1"}]"#;
+            let body = Value::from(msg.to_string());
+            if *from == "client" {
+                format!(
+                    r#"{{"startedDateTime":"{started}","time":0,"request":{{"method":"POST","url":"http://h/mcp","headers":{headers},"postData":{{"mimeType":"application/json","text":{body}}}}},"response":{{"status":202,"headers":[],"content":{{"mimeType":""}}}}}}"#
+                )
+            } else {
+                let sse = Value::from(format!("data: {msg}\n\n"));
+                format!(
+                    r#"{{"startedDateTime":"{started}","time":0,"request":{{"method":"GET","url":"http://h/mcp","headers":{headers}}},"response":{{"status":200,"headers":[],"content":{{"mimeType":"text/event-stream","text":{sse}}}}}}}"#
+                )
+            }
+        })
+        .collect();
+    format!(
+        "{{\"log\":{{\"version\":\"1.2\",\"entries\":[\n{}\n]}}}}\n",
+        entries.join(",\n")
+    )
+}
+
+/// Findings as (line in the capture, rule), the canonical line N being entry N.
+fn findings_by_entry(trace: &str, format: Format, keep: impl Fn(&str) -> bool) -> Vec<String> {
+    let offset = if format == Format::Canonical { 0 } else { 1 };
+    mcp_lint::lint_with(trace, Some(format), Engine::with_all_rules())
+        .iter()
+        .filter(|d| keep(d.rule.id))
+        .map(|d| format!("{}: [{}]", d.location.line - offset, d.rule.id))
+        .collect()
+}
+
+#[test]
+fn rules_fire_alike_in_inspector_exports_and_har_captures() {
+    const CANONICAL_ONLY: &[&str] = &["invalid-json", "invalid-envelope", "direction-ambiguous"];
+    let mut compared = 0;
+    for path in fixtures() {
+        let rule = path
+            .parent()
+            .and_then(|p| p.file_name())
+            .and_then(|n| n.to_str())
+            .unwrap_or("");
+        if CANONICAL_ONLY.contains(&rule) {
+            continue;
+        }
+        let Some(lines) = parse(&path) else { continue };
+        let Some(messages) = messages_of_one_session(&lines) else {
+            continue;
+        };
+        let canonical = std::fs::read_to_string(&path).unwrap();
+        // The same findings, with their severities, in an Inspector export.
+        let want: Vec<String> = findings(&canonical, Format::Canonical);
+        assert_eq!(
+            findings(&inspector(&messages), Format::Inspector)
+                .iter()
+                .map(|f| {
+                    let (line, rest) = f.split_once(": ").unwrap();
+                    format!("{}: {rest}", line.parse::<u64>().unwrap() - 1)
+                })
+                .collect::<Vec<_>>(),
+            want,
+            "{} as an Inspector export",
+            path.display()
+        );
+        // The same rules on the same messages in a HAR capture; the HTTP
+        // rules judge the synthetic exchanges themselves and are left out.
+        let protocol_rule = |id: &str| !id.starts_with("http-") && id != "session-id-required";
+        assert_eq!(
+            findings_by_entry(&har(&messages), Format::Har, protocol_rule),
+            findings_by_entry(&canonical, Format::Canonical, protocol_rule),
+            "{} as a HAR capture",
+            path.display()
+        );
+        compared += 1;
+    }
+    assert!(compared > 80, "only {compared} fixtures compared");
 }
