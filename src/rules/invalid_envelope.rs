@@ -9,7 +9,7 @@ pub struct InvalidEnvelope;
 pub static META: RuleMeta = RuleMeta {
     id: "invalid-envelope",
     default_severity: Severity::Error,
-    summary: "a line is JSON but not a valid trace envelope (see docs/trace-format.md)",
+    summary: "a record is JSON but not valid for its format: a canonical envelope, a HAR or Inspector entry, an mcpsnoop frame",
     quote: "",
     spec: None,
     help: "each line needs \"from\" (\"client\" or \"server\") and either \"msg\" (the JSON-RPC message) or \"event\"; see docs/trace-format.md",
