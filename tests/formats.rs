@@ -82,3 +82,67 @@ fn captures_decode_like_their_canonical_twins() {
         );
     }
 }
+
+/// The real recordings (the official Python SDK behind mitmproxy, see
+/// testdata/har/record/) decode completely: one session, every exchange of
+/// the scenario, JSON and SSE bodies, and no unreadable body.
+#[test]
+fn real_sdk_recordings_decode_completely() {
+    use mcp_lint::event::{Body, Side};
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/har");
+    for (file, sse) in [
+        ("python-sdk-streamable-http.har", true),
+        ("python-sdk-json-response.har", false),
+    ] {
+        let bytes = std::fs::read(dir.join(file)).unwrap();
+        let events = decode_document(&bytes, 0, detect(&bytes));
+        let mut sessions: Vec<_> = events.iter().filter_map(|e| e.session.clone()).collect();
+        sessions.dedup();
+        assert_eq!(sessions.len(), 1, "{file}: one session");
+        let mut seen = Vec::new();
+        for event in &events {
+            match &event.payload {
+                Payload::Message(m) => {
+                    let what = match (&m.body, event.from) {
+                        (
+                            Body::Request { method, .. } | Body::Notification { method, .. },
+                            Some(Side::Client),
+                        ) => format!("client {method}"),
+                        (Body::Request { method, .. } | Body::Notification { method, .. }, _) => {
+                            format!("server {method}")
+                        }
+                        (Body::Response { .. }, Some(side)) => format!("{side} response"),
+                        other => panic!("{file}: {other:?}"),
+                    };
+                    if !seen.contains(&what) {
+                        seen.push(what);
+                    }
+                }
+                Payload::Unreadable(why) => panic!("{file}: unreadable: {why:?}"),
+                Payload::Transport(_) => {}
+            }
+        }
+        let mut expected = vec![
+            "client initialize",
+            "server response",
+            "client notifications/initialized",
+            "client tools/list",
+            "client tools/call",
+            "server sampling/createMessage",
+            "client response",
+        ];
+        if sse {
+            // The SSE session reports progress and cancels a call; JSON mode drops progress.
+            expected.extend([
+                "server notifications/progress",
+                "client notifications/cancelled",
+            ]);
+        }
+        for what in expected {
+            assert!(
+                seen.iter().any(|s| s == what),
+                "{file}: no {what} in {seen:?}"
+            );
+        }
+    }
+}

@@ -95,6 +95,8 @@ pub struct Request {
     pub cancel: Option<Box<Cancel>>,
     /// The last progress value the receiver sent for this request.
     pub last_progress: Option<(f64, Location)>,
+    /// The stream that last progress travelled on.
+    pub last_progress_stream: Option<Box<str>>,
     pub stream: Option<Box<str>>,
     /// Earlier requests with the same id (a reuse) still waiting for their
     /// answers: the next answers are theirs, not duplicates.
@@ -127,6 +129,8 @@ pub struct RequestView<'s> {
     pub response: Option<Location>,
     pub response_stream: Option<&'s str>,
     pub last_progress: Option<(f64, Location)>,
+    /// The stream that last progress travelled on.
+    pub last_progress_stream: Option<&'s str>,
     /// The stream the request travelled on (open requests only).
     pub stream: Option<&'s str>,
 }
@@ -149,6 +153,7 @@ impl Request {
             response: None,
             response_stream: None,
             last_progress: self.last_progress,
+            last_progress_stream: self.last_progress_stream.as_deref(),
             stream: self.stream.as_deref(),
         }
     }
@@ -166,6 +171,7 @@ impl Answered {
             response: Some(self.response),
             response_stream: self.response_stream.as_deref(),
             last_progress: None,
+            last_progress_stream: None,
             stream: None,
         }
     }
@@ -398,6 +404,7 @@ impl Session {
                         state: RequestState::Running,
                         cancel: None,
                         last_progress: None,
+                        last_progress_stream: None,
                         stream: stream.map(Into::into),
                         unanswered_copies,
                     },
@@ -425,6 +432,7 @@ impl Session {
                     let (request_seq, request_stream) = (request.seq, request.stream.clone());
                     if let crate::event::NumberField::Number(value) = params.progress {
                         request.last_progress = Some((value, location));
+                        request.last_progress_stream = stream.map(Into::into);
                     }
                     self.side_mut(from).note_read(request_stream, request_seq);
                 }

@@ -48,17 +48,24 @@ impl Rule for ProgressNotIncreasing {
         } else {
             "goes back from"
         };
+        let mut diagnostic = ctx.diagnostic(
+            &META,
+            format!("{from} progress for token {token} {how} {shown_previous} to {shown}"),
+        );
+        if request.last_progress_stream != ctx.event.stream.as_deref() {
+            // Two streams: the order the capture shows may not be the order sent.
+            diagnostic = diagnostic
+                .with_severity(Severity::Warning)
+                .with_note("the two progress notifications travelled on different streams, whose relative order is not guaranteed");
+        }
         out.push(
-            ctx.diagnostic(
-                &META,
-                format!("{from} progress for token {token} {how} {shown_previous} to {shown}"),
-            )
-            .with_progress_token(token)
-            .with_request_id(request.id)
-            .with_related(
-                previous_location,
-                format!("previous progress {shown_previous} here"),
-            ),
+            diagnostic
+                .with_progress_token(token)
+                .with_request_id(request.id)
+                .with_related(
+                    previous_location,
+                    format!("previous progress {shown_previous} here"),
+                ),
         );
     }
 }
