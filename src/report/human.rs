@@ -55,14 +55,15 @@ impl Excerpt {
     }
 }
 
-/// A line as quoted: a long canonical line starts at its `"msg"` member,
-/// so the JSON-RPC message, not the envelope, fills the width.
+/// A line as quoted. A long line starts where its message does: at the
+/// `"msg"` member of a canonical envelope, or at the first `{` of a log line
+/// (after its timestamp and markers), so the JSON-RPC message fills the width.
 fn quote_line(bytes: &[u8]) -> String {
     if bytes.len() > MAX_LINE_CHARS {
-        if let Some(at) = memchr::memmem::find(bytes, b"\"msg\":") {
-            if at > 0 {
-                return format!("… {}", display_bytes(&bytes[at..], MAX_LINE_CHARS));
-            }
+        let start =
+            memchr::memmem::find(bytes, b"\"msg\":").or_else(|| memchr::memchr(b'{', bytes));
+        if let Some(at) = start.filter(|at| *at > 0) {
+            return format!("… {}", display_bytes(&bytes[at..], MAX_LINE_CHARS));
         }
     }
     display_bytes(bytes, MAX_LINE_CHARS)
