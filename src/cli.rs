@@ -213,7 +213,9 @@ pub fn run(cli: Cli) -> u8 {
     for (index, input) in inputs.iter().enumerate() {
         let source = index as u32;
         let name = input.display_name();
-        let text = match input {
+        // A bug must not cost the other inputs their report: a panic while
+        // linting one input is reported as an internal error, and the run goes on.
+        let linted = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match input {
             InputPath::File(path) => SourceText::open(path).map(|text| {
                 match &text {
                     SourceText::Mapped(map) => linter.lint_mapped(source, map),
@@ -222,7 +224,18 @@ pub fn run(cli: Cli) -> u8 {
                 Some(text)
             }),
             InputPath::Stdin => lint_stdin(&mut linter, source),
-        };
+        }));
+        let text = linted.unwrap_or_else(|panic| {
+            let why = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_default();
+            Err(std::io::Error::other(format!(
+                "internal error while linting (please report it): {}",
+                crate::sanitize::escape_controls(&why)
+            )))
+        });
         match text {
             Ok(text) => {
                 files += 1;
