@@ -64,6 +64,37 @@ fn json_output_of_the_readme_example() {
 }
 
 #[test]
+fn github_and_sarif_output_of_the_readme_example() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = mcp_lint(
+        &[
+            "--format",
+            "github",
+            "testdata/session-with-violations.jsonl",
+        ],
+        dir,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    insta::assert_snapshot!("github", text(&out.stdout));
+    let out = mcp_lint(
+        &[
+            "--format",
+            "sarif",
+            "testdata/session-with-violations.jsonl",
+        ],
+        dir,
+    );
+    let sarif: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let run = &sarif["runs"][0];
+    assert_eq!(sarif["version"], "2.1.0");
+    assert_eq!(
+        run["tool"]["driver"]["rules"].as_array().unwrap().len(),
+        mcp_lint::rules::ALL.len()
+    );
+    insta::assert_json_snapshot!("sarif_results", run["results"]);
+}
+
+#[test]
 fn clean_trace_exits_zero() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("clean.jsonl"), HANDSHAKE).unwrap();
@@ -205,7 +236,7 @@ fn control_characters_from_the_trace_never_reach_the_terminal() {
         r#"{"from":"client","msg":{"jsonrpc":"2.0","id":"\u009b31m","method":"\u001b[31mtools/call\u202e"}}"#
     );
     std::fs::write(dir.path().join("evil.jsonl"), trace).unwrap();
-    for format in ["human", "concise", "json"] {
+    for format in ["human", "concise", "json", "github", "sarif"] {
         let out = mcp_lint(
             &["--format", format, "--color", "never", "evil.jsonl"],
             dir.path(),

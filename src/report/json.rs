@@ -62,7 +62,7 @@ pub(super) fn write(report: &Report, out: &mut dyn Sink) -> std::io::Result<()> 
 /// serde_json escapes C0 controls but writes C1 controls and bidi overrides
 /// raw; escape those too, so the document is safe to print. They can only
 /// occur inside strings, where `\uXXXX` keeps the value exact.
-fn escape_invisible(json: &str) -> std::borrow::Cow<'_, str> {
+pub(super) fn escape_invisible(json: &str) -> std::borrow::Cow<'_, str> {
     let unsafe_char = |c: char| matches!(c, '\u{80}'..='\u{9f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
     if !json.chars().any(unsafe_char) {
         return std::borrow::Cow::Borrowed(json);

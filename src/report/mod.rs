@@ -2,8 +2,10 @@
 //! Each format is one small renderer over the same data.
 
 mod concise;
+mod github;
 mod human;
 mod json;
+mod sarif;
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::engine::Stats;
@@ -21,6 +23,10 @@ pub enum OutputFormat {
     Concise,
     /// One JSON document with every diagnostic and a summary.
     Json,
+    /// GitHub Actions annotations (`::error file=…,line=…::…`).
+    Github,
+    /// SARIF 2.1.0, for code-scanning dashboards.
+    Sarif,
 }
 
 /// One input as the report names and quotes it.
@@ -75,6 +81,8 @@ impl Report<'_> {
             OutputFormat::Human => human::write(self, color, out),
             OutputFormat::Concise => concise::write(self, out),
             OutputFormat::Json => json::write(self, out),
+            OutputFormat::Github => github::write(self, out),
+            OutputFormat::Sarif => sarif::write(self, out),
         }
     }
 }

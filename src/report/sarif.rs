@@ -1,0 +1,80 @@
+//! SARIF 2.1.0, for code-scanning dashboards: every rule as a descriptor,
+//! every diagnostic as a result with its related locations.
+
+use serde_json::{json, Value};
+
+use super::{Report, Sink};
+use crate::diagnostic::Severity;
+use crate::rules;
+
+fn level(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "note",
+    }
+}
+
+pub(super) fn write(report: &Report, out: &mut dyn Sink) -> std::io::Result<()> {
+    let location = |source: u32, line: u64| {
+        json!({"physicalLocation": {
+            "artifactLocation": {"uri": report.sources[source as usize].name},
+            "region": {"startLine": line},
+        }})
+    };
+    let descriptors: Vec<Value> = rules::ALL
+        .iter()
+        .map(|rule| {
+            let meta = rule.meta();
+            let mut descriptor = json!({
+                "id": meta.id,
+                "shortDescription": {"text": meta.summary},
+                "help": {"text": meta.help},
+                "defaultConfiguration": {"level": level(meta.default_severity)},
+            });
+            if let Some(url) = meta.spec_url(None) {
+                descriptor["helpUri"] = url.into();
+            }
+            descriptor
+        })
+        .collect();
+    let results: Vec<Value> = report
+        .diagnostics
+        .iter()
+        .map(|d| {
+            let related: Vec<Value> = d
+                .related
+                .iter()
+                .enumerate()
+                .map(|(i, r)| {
+                    let mut place = location(r.location.source, r.location.line);
+                    place["id"] = i.into();
+                    place["message"] = json!({"text": r.message});
+                    place
+                })
+                .collect();
+            json!({
+                "ruleId": d.rule.id,
+                "ruleIndex": rules::ALL.iter().position(|r| r.meta().id == d.rule.id),
+                "level": level(d.severity),
+                "message": {"text": d.message},
+                "locations": [location(d.location.source, d.location.line)],
+                "relatedLocations": related,
+            })
+        })
+        .collect();
+    let document = json!({
+        "version": "2.1.0",
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "runs": [{
+            "tool": {"driver": {
+                "name": "mcp-lint",
+                "version": env!("CARGO_PKG_VERSION"),
+                "rules": descriptors,
+            }},
+            "results": results,
+        }],
+    });
+    let text = serde_json::to_string_pretty(&document).map_err(std::io::Error::other)?;
+    writeln!(out, "{}", super::json::escape_invisible(&text))
+}
