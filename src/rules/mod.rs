@@ -198,3 +198,29 @@ pub(crate) fn number(value: f64) -> String {
         format!("{value:?}")
     }
 }
+
+/// Helpers for the unit tests of the rules.
+#[cfg(test)]
+pub(crate) mod testing {
+    use crate::diagnostic::Severity;
+
+    /// The first three lines of a complete session: initialize, its result,
+    /// and notifications/initialized (protocol 2025-11-25).
+    pub const HANDSHAKE: &str = concat!(
+        r#"{"from":"client","msg":{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}}"#,
+        "\n",
+        r#"{"from":"server","msg":{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}}"#,
+        "\n",
+        r#"{"from":"client","msg":{"jsonrpc":"2.0","method":"notifications/initialized"}}"#,
+        "\n",
+    );
+
+    /// The findings of one rule on a trace, as (line, severity).
+    pub fn findings(rule: &str, trace: &str) -> Vec<(u64, Severity)> {
+        let rule = super::find(rule).expect("a registered rule");
+        crate::lint_with(trace, None, crate::engine::Engine::new(vec![rule]))
+            .iter()
+            .map(|d| (d.location.line, d.severity))
+            .collect()
+    }
+}
