@@ -325,6 +325,9 @@ pub struct HttpExchange {
     pub responses: u32,
     /// The request body holds an `initialize` request.
     pub initialize: bool,
+    /// The request body holds a 2026-07-28 request (a protocol version in
+    /// its `_meta`, or `server/discover`): that revision has no sessions.
+    pub modern: bool,
     /// The response stream opened with an `endpoint` event (the 2024-11-05
     /// HTTP+SSE transport, where every server message uses that stream).
     pub sse_endpoint: bool,

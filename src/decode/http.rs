@@ -188,9 +188,11 @@ impl Exchange<'_> {
                     MessageBody::Request { method, .. } if method.starts_with("notifications/") => {
                         http.notifications += 1
                     }
-                    MessageBody::Request { method, .. } => {
+                    MessageBody::Request { method, params, .. } => {
                         http.requests += 1;
                         http.initialize |= method == "initialize";
+                        http.modern |=
+                            params.meta_protocol_version.is_some() || method == "server/discover";
                     }
                     MessageBody::Notification { .. } => http.notifications += 1,
                     MessageBody::Response { .. } => http.responses += 1,

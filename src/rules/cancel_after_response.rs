@@ -50,3 +50,57 @@ impl Rule for CancelAfterResponse {
         out.push(diagnostic);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::diagnostic::Severity::{self, Info};
+    use crate::rules::testing::{findings, HANDSHAKE};
+
+    fn check(lines: &[&str]) -> Vec<(u64, Severity)> {
+        findings(
+            "cancel-after-response",
+            &format!("{HANDSHAKE}{}", lines.join("\n")),
+        )
+    }
+
+    #[test]
+    fn info_when_the_cancellation_follows_the_response() {
+        let lines = [
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":1,"method":"tools/call"}}"#,
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"failed"}}}"#,
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}}"#,
+        ];
+        assert_eq!(check(&lines), [(6, Info)]);
+    }
+
+    #[test]
+    fn silent_while_the_request_is_still_running() {
+        let lines = [
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":1,"method":"tools/call"}}"#,
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}}"#,
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","id":1,"result":{}}}"#,
+        ];
+        assert_eq!(check(&lines), []);
+    }
+
+    #[test]
+    fn silent_on_a_second_cancellation_after_the_response() {
+        // cancel-duplicate owns it.
+        let lines = [
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":1,"method":"tools/call"}}"#,
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}}"#,
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","id":1,"result":{}}}"#,
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}}"#,
+        ];
+        assert_eq!(check(&lines), []);
+    }
+
+    #[test]
+    fn silent_on_cancelling_the_answered_initialize() {
+        // cancel-initialize owns it.
+        let lines = [
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":0}}}"#,
+        ];
+        assert_eq!(check(&lines), []);
+    }
+}

@@ -37,3 +37,50 @@ impl Rule for CancelInitialize {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::diagnostic::Severity::Error;
+    use crate::rules::testing::{findings, HANDSHAKE};
+
+    const CANCEL_0: &str = r#"{"from":"client","msg":{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":0}}}"#;
+
+    #[test]
+    fn fires_on_cancelling_a_pending_initialize() {
+        let initialize = HANDSHAKE.lines().next().unwrap();
+        let trace = [initialize, CANCEL_0].join("\n");
+        assert_eq!(findings("cancel-initialize", &trace), [(2, Error)]);
+    }
+
+    #[test]
+    fn fires_on_every_cancellation_of_an_answered_initialize() {
+        let trace = format!("{HANDSHAKE}{CANCEL_0}\n{CANCEL_0}");
+        assert_eq!(
+            findings("cancel-initialize", &trace),
+            [(4, Error), (5, Error)]
+        );
+    }
+
+    #[test]
+    fn silent_when_the_server_cancels_its_own_request_0() {
+        let trace = format!(
+            "{HANDSHAKE}{}",
+            [
+                r#"{"from":"server","msg":{"jsonrpc":"2.0","id":0,"method":"sampling/createMessage"}}"#,
+                r#"{"from":"server","msg":{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":0}}}"#,
+            ]
+            .join("\n")
+        );
+        assert_eq!(findings("cancel-initialize", &trace), []);
+    }
+
+    #[test]
+    fn silent_on_the_string_id_0() {
+        // "0" is not the id of initialize: cancel-unknown-request owns it.
+        let cancel = r#"{"from":"client","msg":{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"0"}}}"#;
+        assert_eq!(
+            findings("cancel-initialize", &format!("{HANDSHAKE}{cancel}")),
+            []
+        );
+    }
+}

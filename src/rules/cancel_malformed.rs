@@ -33,3 +33,57 @@ impl Rule for CancelMalformed {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::diagnostic::Severity::{self, Warning};
+    use crate::rules::testing::{findings, HANDSHAKE};
+
+    const CALL: &str = r#"{"from":"client","msg":{"jsonrpc":"2.0","id":1,"method":"tools/call"}}"#;
+
+    fn check(lines: &[&str]) -> Vec<(u64, Severity)> {
+        findings(
+            "cancel-malformed",
+            &format!("{HANDSHAKE}{}", lines.join("\n")),
+        )
+    }
+
+    #[test]
+    fn warns_on_a_misspelt_request_id_and_positional_params() {
+        let lines = [
+            CALL,
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"request_id":1}}}"#,
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","method":"notifications/cancelled","params":[1]}}"#,
+        ];
+        assert_eq!(check(&lines), [(5, Warning), (6, Warning)]);
+    }
+
+    #[test]
+    fn warns_on_a_fractional_id_and_a_null_reason() {
+        let lines = [
+            CALL,
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1.5}}}"#,
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":null}}}"#,
+        ];
+        assert_eq!(check(&lines), [(5, Warning), (6, Warning)]);
+    }
+
+    #[test]
+    fn silent_on_an_integral_float_id_and_a_string_reason() {
+        let lines = [
+            CALL,
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1.0,"reason":"stop"}}}"#,
+        ];
+        assert_eq!(check(&lines), []);
+    }
+
+    #[test]
+    fn silent_on_a_cancellation_sent_with_an_id() {
+        // notification-with-id owns it, whatever its params.
+        let lines = [
+            CALL,
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":9,"method":"notifications/cancelled","params":{}}}"#,
+        ];
+        assert_eq!(check(&lines), []);
+    }
+}

@@ -38,3 +38,39 @@ impl Rule for CancelUnknownRequest {
         out.push(diagnostic);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::diagnostic::Severity::{Error, Info};
+    use crate::rules::testing::{findings, HANDSHAKE};
+
+    const CALL: &str = r#"{"from":"client","msg":{"jsonrpc":"2.0","id":1,"method":"tools/call"}}"#;
+
+    #[test]
+    fn fires_on_a_string_id_for_an_integer_request() {
+        let cancel = r#"{"from":"client","msg":{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"1"}}}"#;
+        let trace = format!("{HANDSHAKE}{CALL}\n{cancel}");
+        assert_eq!(findings("cancel-unknown-request", &trace), [(5, Error)]);
+    }
+
+    #[test]
+    fn info_when_the_trace_starts_mid_session() {
+        let cancel = r#"{"from":"client","msg":{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7}}}"#;
+        assert_eq!(findings("cancel-unknown-request", cancel), [(1, Info)]);
+    }
+
+    #[test]
+    fn info_after_a_line_that_could_not_be_read() {
+        let cancel = r#"{"from":"client","msg":{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7}}}"#;
+        let trace = format!("{HANDSHAKE}not json\n{cancel}");
+        assert_eq!(findings("cancel-unknown-request", &trace), [(5, Info)]);
+    }
+
+    #[test]
+    fn silent_when_the_other_side_issued_the_id() {
+        // cancel-wrong-direction owns it.
+        let cancel = r#"{"from":"server","msg":{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}}"#;
+        let trace = format!("{HANDSHAKE}{CALL}\n{cancel}");
+        assert_eq!(findings("cancel-unknown-request", &trace), []);
+    }
+}

@@ -48,3 +48,39 @@ impl Rule for CancelWrongDirection {
         out.push(diagnostic);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::diagnostic::Severity::{Error, Warning};
+    use crate::rules::testing::{findings, HANDSHAKE};
+
+    const CALL: &str = r#"{"from":"client","msg":{"jsonrpc":"2.0","id":1,"method":"tools/call"}}"#;
+    const SERVER_CANCELS_1: &str = r#"{"from":"server","msg":{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}}"#;
+
+    #[test]
+    fn fires_when_the_server_cancels_a_client_request() {
+        let trace = format!("{HANDSHAKE}{CALL}\n{SERVER_CANCELS_1}");
+        assert_eq!(findings("cancel-wrong-direction", &trace), [(5, Error)]);
+    }
+
+    #[test]
+    fn warning_when_the_trace_starts_mid_session() {
+        let trace = format!("{CALL}\n{SERVER_CANCELS_1}");
+        assert_eq!(findings("cancel-wrong-direction", &trace), [(2, Warning)]);
+    }
+
+    #[test]
+    fn silent_when_the_sender_has_its_own_request_with_that_id() {
+        let sampling =
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","id":1,"method":"sampling/createMessage"}}"#;
+        let trace = format!("{HANDSHAKE}{CALL}\n{sampling}\n{SERVER_CANCELS_1}");
+        assert_eq!(findings("cancel-wrong-direction", &trace), []);
+    }
+
+    #[test]
+    fn silent_when_neither_side_issued_the_id() {
+        // cancel-unknown-request owns it.
+        let trace = format!("{HANDSHAKE}{SERVER_CANCELS_1}");
+        assert_eq!(findings("cancel-wrong-direction", &trace), []);
+    }
+}

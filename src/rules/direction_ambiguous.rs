@@ -29,3 +29,55 @@ impl Rule for DirectionAmbiguous {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::diagnostic::Severity::Info;
+    use crate::rules::testing::{findings, HANDSHAKE};
+
+    #[test]
+    fn info_on_a_bare_ping_but_not_again_on_its_response() {
+        let trace = [
+            r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#,
+            r#"{"jsonrpc":"2.0","id":1,"result":{}}"#,
+        ]
+        .join("\n");
+        assert_eq!(findings("direction-ambiguous", &trace), [(1, Info)]);
+    }
+
+    #[test]
+    fn info_on_a_custom_method_and_on_a_response_matching_both_sides() {
+        let trace = [
+            r#"{"jsonrpc":"2.0","method":"notifications/custom"}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call"}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"roots/list"}"#,
+            r#"{"jsonrpc":"2.0","id":1,"result":{}}"#,
+        ]
+        .join("\n");
+        assert_eq!(
+            findings("direction-ambiguous", &trace),
+            [(1, Info), (4, Info)]
+        );
+    }
+
+    #[test]
+    fn silent_when_the_sender_can_be_inferred() {
+        let trace = [
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call"}"#,
+            r#"{"jsonrpc":"2.0","id":2,"method":"roots/list"}"#,
+            r#"{"jsonrpc":"2.0","id":1,"result":{}}"#,
+            r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}"#,
+        ]
+        .join("\n");
+        assert_eq!(findings("direction-ambiguous", &trace), []);
+    }
+
+    #[test]
+    fn silent_on_canonical_traces() {
+        let ping = r#"{"from":"server","msg":{"jsonrpc":"2.0","id":1,"method":"ping"}}"#;
+        assert_eq!(
+            findings("direction-ambiguous", &format!("{HANDSHAKE}{ping}")),
+            []
+        );
+    }
+}

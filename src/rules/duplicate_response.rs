@@ -46,3 +46,44 @@ impl Rule for DuplicateResponse {
         out.push(diagnostic);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::diagnostic::Severity::{self, Error};
+    use crate::rules::testing::{findings, HANDSHAKE};
+
+    const CALL: &str = r#"{"from":"client","msg":{"jsonrpc":"2.0","id":1,"method":"tools/call"}}"#;
+    const RESULT: &str = r#"{"from":"server","msg":{"jsonrpc":"2.0","id":1,"result":{}}}"#;
+
+    fn check(lines: &[&str]) -> Vec<(u64, Severity)> {
+        findings(
+            "duplicate-response",
+            &format!("{HANDSHAKE}{}", lines.join("\n")),
+        )
+    }
+
+    #[test]
+    fn fires_on_an_error_after_a_result() {
+        let error = r#"{"from":"server","msg":{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"failed"}}}"#;
+        assert_eq!(check(&[CALL, RESULT, error]), [(6, Error)]);
+    }
+
+    #[test]
+    fn fires_on_a_second_answer_after_a_cancellation() {
+        // The first answer is response-after-cancel's.
+        let cancel = r#"{"from":"client","msg":{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}}"#;
+        assert_eq!(check(&[CALL, cancel, RESULT, RESULT]), [(7, Error)]);
+    }
+
+    #[test]
+    fn silent_when_each_request_sharing_an_id_is_answered_once() {
+        assert_eq!(check(&[CALL, CALL, RESULT, RESULT]), []);
+    }
+
+    #[test]
+    fn silent_on_an_answer_with_the_id_as_a_string() {
+        // response-unknown-id owns it.
+        let string_id = r#"{"from":"server","msg":{"jsonrpc":"2.0","id":"1","result":{}}}"#;
+        assert_eq!(check(&[CALL, RESULT, string_id]), []);
+    }
+}

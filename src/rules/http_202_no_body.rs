@@ -60,3 +60,62 @@ impl Rule for Http202NoBody {
         );
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{json, Value};
+
+    use crate::diagnostic::Severity::Error;
+    use crate::rules::testing::{findings, har};
+
+    /// A POST of `message`, answered with `status` and the body `answer`.
+    fn post(message: Value, status: u16, answer: &str) -> Value {
+        json!({
+            "request": {"method": "POST", "url": "http://localhost/mcp", "postData": {"text": message.to_string()}},
+            "response": {"status": status, "content": {"text": answer}},
+        })
+    }
+
+    fn initialized() -> Value {
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"})
+    }
+
+    #[test]
+    fn fires_on_200_for_a_posted_notification() {
+        let trace = har(&[post(initialized(), 200, "")]);
+        assert_eq!(findings("http-202-no-body", &trace), [(2, Error)]);
+    }
+
+    #[test]
+    fn fires_on_202_with_a_body_and_on_200_for_a_posted_response() {
+        let response = json!({"jsonrpc": "2.0", "id": 1, "result": {"roots": []}});
+        let trace = har(&[post(initialized(), 202, "ok"), post(response, 200, "")]);
+        assert_eq!(
+            findings("http-202-no-body", &trace),
+            [(2, Error), (3, Error)]
+        );
+    }
+
+    #[test]
+    fn silent_on_202_without_body_on_a_rejection_and_on_requests() {
+        let list = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"});
+        let tools = r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}"#;
+        let trace = har(&[
+            post(initialized(), 202, ""),
+            post(initialized(), 400, "Bad Request"),
+            post(list, 200, tools),
+        ]);
+        assert_eq!(findings("http-202-no-body", &trace), []);
+    }
+
+    #[test]
+    fn silent_in_a_2024_11_05_session() {
+        let initialize = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2024-11-05"}});
+        let result = r#"{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2024-11-05"}}"#;
+        let trace = har(&[
+            post(initialize, 200, result),
+            post(initialized(), 200, "Accepted"),
+        ]);
+        assert_eq!(findings("http-202-no-body", &trace), []);
+    }
+}

@@ -70,3 +70,75 @@ impl Rule for HttpProtocolVersionHeader {
         );
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{json, Value};
+
+    use crate::diagnostic::Severity::{Error, Warning};
+    use crate::rules::testing::{findings, har};
+
+    /// A POST of `message` with an optional MCP-Protocol-Version header,
+    /// answered with the JSON body `answer`.
+    fn post(header: Option<&str>, message: &str, answer: &str) -> Value {
+        let headers: Vec<Value> = header
+            .map(|v| json!({"name": "MCP-Protocol-Version", "value": v}))
+            .into_iter()
+            .collect();
+        json!({
+            "request": {"method": "POST", "url": "http://localhost/mcp", "headers": headers, "postData": {"text": message}},
+            "response": {"status": 200, "content": {"mimeType": "application/json", "text": answer}},
+        })
+    }
+
+    /// An initialize that negotiates `version`.
+    fn initialize(version: &str) -> Value {
+        let message = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}"#;
+        let result = json!({"jsonrpc": "2.0", "id": 0, "result": {"protocolVersion": version}});
+        post(None, message, &result.to_string())
+    }
+
+    fn tools_list(header: Option<&str>) -> Value {
+        let message = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#;
+        post(
+            header,
+            message,
+            r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}"#,
+        )
+    }
+
+    #[test]
+    fn error_when_the_header_is_missing() {
+        let trace = har(&[initialize("2025-06-18"), tools_list(None)]);
+        assert_eq!(
+            findings("http-protocol-version-header", &trace),
+            [(3, Error)]
+        );
+    }
+
+    #[test]
+    fn warning_when_the_header_names_another_version() {
+        let trace = har(&[initialize("2025-11-25"), tools_list(Some("2025-06-18"))]);
+        assert_eq!(
+            findings("http-protocol-version-header", &trace),
+            [(3, Warning)]
+        );
+    }
+
+    #[test]
+    fn silent_on_the_negotiated_version_and_on_a_new_initialize() {
+        let trace = har(&[
+            initialize("2025-06-18"),
+            tools_list(Some("2025-06-18")),
+            initialize("2025-06-18"),
+        ]);
+        assert_eq!(findings("http-protocol-version-header", &trace), []);
+    }
+
+    #[test]
+    fn silent_when_2025_03_26_was_negotiated() {
+        // The header did not exist yet.
+        let trace = har(&[initialize("2025-03-26"), tools_list(None)]);
+        assert_eq!(findings("http-protocol-version-header", &trace), []);
+    }
+}

@@ -80,3 +80,74 @@ impl Rule for HttpResponseStream {
         );
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{json, Value};
+
+    use crate::diagnostic::Severity::{Error, Warning};
+    use crate::rules::testing::{findings, har};
+
+    /// An exchange whose response is an SSE stream of `events`.
+    fn exchange(method: &str, headers: Value, body: Option<Value>, events: &[Value]) -> Value {
+        let stream: String = events.iter().map(|e| format!("data: {e}\n\n")).collect();
+        let mut entry = json!({
+            "request": {"method": method, "url": "http://localhost/mcp", "headers": headers},
+            "response": {"status": 200, "content": {"mimeType": "text/event-stream", "text": stream}},
+        });
+        if let Some(body) = body {
+            entry["request"]["postData"] = json!({"text": body.to_string()});
+        }
+        entry
+    }
+
+    fn call(id: u32, events: &[Value]) -> Value {
+        let request = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call"});
+        exchange("POST", json!([]), Some(request), events)
+    }
+
+    fn get_stream(resumes: bool, events: &[Value]) -> Value {
+        let headers = if resumes {
+            json!([{"name": "Last-Event-ID", "value": "1"}])
+        } else {
+            json!([])
+        };
+        exchange("GET", headers, None, events)
+    }
+
+    fn result(id: u32) -> Value {
+        json!({"jsonrpc": "2.0", "id": id, "result": {}})
+    }
+
+    #[test]
+    fn error_when_the_response_comes_on_the_get_stream() {
+        let trace = har(&[call(1, &[]), get_stream(false, &[result(1)])]);
+        assert_eq!(findings("http-response-stream", &trace), [(3, Error)]);
+    }
+
+    #[test]
+    fn warning_when_the_response_comes_on_another_posts_stream() {
+        let trace = har(&[call(1, &[]), call(2, &[result(1), result(2)])]);
+        assert_eq!(findings("http-response-stream", &trace), [(3, Warning)]);
+    }
+
+    #[test]
+    fn silent_on_its_own_stream_and_on_a_resumed_get_stream() {
+        let trace = har(&[
+            call(1, &[result(1)]),
+            call(2, &[]),
+            get_stream(true, &[result(2)]),
+        ]);
+        assert_eq!(findings("http-response-stream", &trace), []);
+    }
+
+    #[test]
+    fn silent_on_a_client_response_in_a_post_of_its_own() {
+        let roots = json!({"jsonrpc": "2.0", "id": 5, "method": "roots/list"});
+        let answer = json!({"jsonrpc": "2.0", "id": 5, "result": {"roots": []}});
+        let mut post = exchange("POST", json!([]), Some(answer), &[]);
+        post["response"] = json!({"status": 202});
+        let trace = har(&[get_stream(false, &[roots]), post]);
+        assert_eq!(findings("http-response-stream", &trace), []);
+    }
+}

@@ -26,3 +26,51 @@ impl Rule for InvalidEnvelope {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::diagnostic::Severity::{self, Error};
+    use crate::rules::testing::{findings, HANDSHAKE};
+
+    fn check(lines: &[&str]) -> Vec<(u64, Severity)> {
+        findings(
+            "invalid-envelope",
+            &format!("{HANDSHAKE}{}", lines.join("\n")),
+        )
+    }
+
+    #[test]
+    fn fires_on_an_unknown_sender_and_a_misspelt_msg() {
+        let lines = [
+            r#"{"from":"proxy","msg":{"jsonrpc":"2.0","id":1,"method":"ping"}}"#,
+            r#"{"from":"client","message":{"jsonrpc":"2.0","id":1,"method":"ping"}}"#,
+        ];
+        assert_eq!(check(&lines), [(4, Error), (5, Error)]);
+    }
+
+    #[test]
+    fn fires_on_a_non_object_line_a_bad_ts_and_an_unknown_event() {
+        let lines = [
+            r#"[1]"#,
+            r#"{"from":"client","ts":"noon","msg":{"jsonrpc":"2.0","id":1,"method":"ping"}}"#,
+            r#"{"from":"server","event":"crashed"}"#,
+        ];
+        assert_eq!(check(&lines), [(4, Error), (5, Error), (6, Error)]);
+    }
+
+    #[test]
+    fn silent_on_optional_and_unknown_members() {
+        let lines = [
+            r#"{"ts":"2026-11-30T07:00:00.123Z","from":"client","stream":7,"pid":42,"msg":{"jsonrpc":"2.0","id":1,"method":"ping"}}"#,
+            r#"{"ts":1764486000123,"from":"server","stream":7,"msg":{"jsonrpc":"2.0","id":1,"result":{}}}"#,
+            r#"{"from":"server","event":"closed"}"#,
+        ];
+        assert_eq!(check(&lines), []);
+    }
+
+    #[test]
+    fn silent_on_a_line_that_is_not_json() {
+        // invalid-json owns it.
+        assert_eq!(check(&[r#"{"from":"client","msg":{"#]), []);
+    }
+}

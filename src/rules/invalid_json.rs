@@ -30,3 +30,46 @@ impl Rule for InvalidJson {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::diagnostic::Severity::{self, Error};
+    use crate::rules::testing::{findings, HANDSHAKE};
+
+    fn check(lines: &[&str]) -> Vec<(u64, Severity)> {
+        findings("invalid-json", &format!("{HANDSHAKE}{}", lines.join("\n")))
+    }
+
+    #[test]
+    fn fires_on_a_log_line_and_a_trailing_comma() {
+        let lines = [
+            "Server started on stdio",
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":1,"method":"ping",}}"#,
+        ];
+        assert_eq!(check(&lines), [(4, Error), (5, Error)]);
+    }
+
+    #[test]
+    fn fires_on_a_repeated_member_and_a_truncated_final_line() {
+        let lines = [
+            r#"{"from":"client","from":"server","msg":{"jsonrpc":"2.0","id":1,"method":"ping"}}"#,
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","id":1,"res"#,
+        ];
+        assert_eq!(check(&lines), [(4, Error), (5, Error)]);
+    }
+
+    #[test]
+    fn silent_on_crlf_blank_lines_and_unicode() {
+        let trace = format!(
+            "{HANDSHAKE}\r\n\n{}\r\n",
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"Grüße 🚀"}}}"#
+        );
+        assert_eq!(findings("invalid-json", &trace), []);
+    }
+
+    #[test]
+    fn silent_on_json_that_is_not_an_envelope() {
+        // invalid-envelope owns it.
+        assert_eq!(check(&["[1]", r#""text""#]), []);
+    }
+}

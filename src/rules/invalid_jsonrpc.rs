@@ -35,3 +35,50 @@ impl Rule for InvalidJsonrpc {
         ));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::diagnostic::Severity::{self, Error};
+    use crate::rules::testing::{findings, HANDSHAKE};
+
+    fn check(lines: &[&str]) -> Vec<(u64, Severity)> {
+        findings(
+            "invalid-jsonrpc",
+            &format!("{HANDSHAKE}{}", lines.join("\n")),
+        )
+    }
+
+    #[test]
+    fn fires_on_jsonrpc_1_0_and_on_a_message_with_neither_method_nor_result() {
+        let lines = [
+            r#"{"from":"client","msg":{"jsonrpc":"1.0","id":1,"method":"ping"}}"#,
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","id":1}}"#,
+        ];
+        assert_eq!(check(&lines), [(4, Error), (5, Error)]);
+    }
+
+    #[test]
+    fn fires_once_for_all_the_problems_of_one_message() {
+        let lines = [
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":1,"method":"ping"}}"#,
+            r#"{"from":"server","msg":{"jsonrpc":2.0,"id":1,"result":{},"error":{"code":"-32603"}}}"#,
+        ];
+        assert_eq!(check(&lines), [(5, Error)]);
+    }
+
+    #[test]
+    fn fires_on_an_empty_batch() {
+        assert_eq!(check(&[r#"{"from":"client","msg":[]}"#]), [(4, Error)]);
+    }
+
+    #[test]
+    fn silent_on_well_formed_messages_and_an_error_without_id() {
+        // An error without id is response-to-notification's.
+        let lines = [
+            r#"{"from":"client","msg":[{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}},{"jsonrpc":"2.0","method":"notifications/roots/list_changed"}]}"#,
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}}"#,
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error"}}}"#,
+        ];
+        assert_eq!(check(&lines), []);
+    }
+}

@@ -215,6 +215,15 @@ pub(crate) mod testing {
         "\n",
     );
 
+    /// A HAR document of `entries`, one per line: entry N is on line N + 1.
+    pub fn har(entries: &[serde_json::Value]) -> String {
+        let entries: Vec<String> = entries.iter().map(serde_json::Value::to_string).collect();
+        format!(
+            "{{\"log\":{{\"version\":\"1.2\",\"entries\":[\n{}\n]}}}}",
+            entries.join(",\n")
+        )
+    }
+
     /// The findings of one rule on a trace, as (line, severity).
     pub fn findings(rule: &str, trace: &str) -> Vec<(u64, Severity)> {
         let rule = super::find(rule).expect("a registered rule");

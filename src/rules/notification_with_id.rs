@@ -48,3 +48,52 @@ impl Rule for NotificationWithId {
         out.push(diagnostic);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::diagnostic::Severity::{self, Error};
+    use crate::rules::testing::{findings, HANDSHAKE};
+
+    fn check(lines: &[&str]) -> Vec<(u64, Severity)> {
+        findings(
+            "notification-with-id",
+            &format!("{HANDSHAKE}{}", lines.join("\n")),
+        )
+    }
+
+    #[test]
+    fn fires_on_a_cancellation_sent_with_an_id() {
+        let lines = [
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":1,"method":"tools/call"}}"#,
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":2,"method":"notifications/cancelled","params":{"requestId":1}}}"#,
+        ];
+        assert_eq!(check(&lines), [(5, Error)]);
+    }
+
+    #[test]
+    fn fires_on_a_null_id() {
+        let lines = [
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","id":null,"method":"notifications/message","params":{"level":"info","data":"x"}}}"#,
+        ];
+        assert_eq!(check(&lines), [(4, Error)]);
+    }
+
+    #[test]
+    fn silent_on_notifications_without_id() {
+        let lines = [
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}}"#,
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","method":"notifications/roots/list_changed"}}"#,
+        ];
+        assert_eq!(check(&lines), []);
+    }
+
+    #[test]
+    fn silent_on_requests_whatever_their_id() {
+        // A bad id on a request is request-id-invalid's.
+        let lines = [
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":1,"method":"tools/list"}}"#,
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":null,"method":"tools/list"}}"#,
+        ];
+        assert_eq!(check(&lines), []);
+    }
+}

@@ -96,3 +96,56 @@ impl Rule for ProgressAfterTerminal {
         out.push(diagnostic);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::diagnostic::Severity::{self, Error, Info, Warning};
+    use crate::rules::testing::{findings, HANDSHAKE};
+
+    const CALL: &str = r#"{"from":"client","msg":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"progressToken":"t"}}}}"#;
+    const PROGRESS: &str = r#"{"from":"server","msg":{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":1}}}"#;
+    const RESULT: &str = r#"{"from":"server","msg":{"jsonrpc":"2.0","id":1,"result":{}}}"#;
+    const CANCEL: &str = r#"{"from":"client","msg":{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}}"#;
+
+    fn check(lines: &[&str]) -> Vec<(u64, Severity)> {
+        findings(
+            "progress-after-terminal",
+            &format!("{HANDSHAKE}{}", lines.join("\n")),
+        )
+    }
+
+    #[test]
+    fn error_on_progress_after_the_response() {
+        assert_eq!(check(&[CALL, RESULT, PROGRESS]), [(6, Error)]);
+    }
+
+    #[test]
+    fn warning_when_the_response_travelled_on_another_stream() {
+        let lines = [
+            r#"{"from":"client","stream":"a","msg":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"progressToken":"t"}}}}"#,
+            r#"{"from":"server","stream":"b","msg":{"jsonrpc":"2.0","id":1,"result":{}}}"#,
+            r#"{"from":"server","stream":"a","msg":{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":1}}}"#,
+        ];
+        assert_eq!(check(&lines), [(6, Warning)]);
+    }
+
+    #[test]
+    fn info_after_a_cancellation_warning_once_it_was_provably_read() {
+        assert_eq!(check(&[CALL, CANCEL, PROGRESS]), [(6, Info)]);
+        // The server answered a request sent after the cancellation.
+        let later = [
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":2,"method":"tools/list"}}"#,
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","id":2,"result":{"tools":[]}}}"#,
+        ];
+        assert_eq!(
+            check(&[CALL, CANCEL, later[0], later[1], PROGRESS]),
+            [(8, Warning)]
+        );
+    }
+
+    #[test]
+    fn silent_before_the_response_and_for_a_token_taken_over_by_a_new_request() {
+        let second_call = r#"{"from":"client","msg":{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"_meta":{"progressToken":"t"}}}}"#;
+        assert_eq!(check(&[CALL, PROGRESS, RESULT, second_call, PROGRESS]), []);
+    }
+}

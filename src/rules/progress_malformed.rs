@@ -60,3 +60,57 @@ impl Rule for ProgressMalformed {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::diagnostic::Severity::{self, Error};
+    use crate::rules::testing::{findings, HANDSHAKE};
+
+    const CALL: &str = r#"{"from":"client","msg":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"progressToken":1}}}}"#;
+
+    fn check(lines: &[&str]) -> Vec<(u64, Severity)> {
+        findings(
+            "progress-malformed",
+            &format!("{HANDSHAKE}{}", lines.join("\n")),
+        )
+    }
+
+    #[test]
+    fn fires_on_a_missing_progress_and_a_missing_token() {
+        let lines = [
+            CALL,
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1}}}"#,
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1}}}"#,
+        ];
+        assert_eq!(check(&lines), [(5, Error), (6, Error)]);
+    }
+
+    #[test]
+    fn fires_once_for_all_the_problems_of_one_notification() {
+        let lines = [
+            CALL,
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":"50%","total":null,"message":{}}}}"#,
+        ];
+        assert_eq!(check(&lines), [(5, Error)]);
+    }
+
+    #[test]
+    fn fires_on_positional_params() {
+        let lines = [
+            CALL,
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","method":"notifications/progress","params":[1,50]}}"#,
+        ];
+        assert_eq!(check(&lines), [(5, Error)]);
+    }
+
+    #[test]
+    fn silent_on_fractional_values_and_on_a_token_of_the_wrong_type() {
+        // The token's type is progress-token-invalid-type's.
+        let lines = [
+            CALL,
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":0.5,"total":1.5,"message":"half","extra":true}}}"#,
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1.5,"progress":1}}}"#,
+        ];
+        assert_eq!(check(&lines), []);
+    }
+}

@@ -69,3 +69,61 @@ impl Rule for ProgressNotIncreasing {
         );
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::diagnostic::Severity::{self, Error, Warning};
+    use crate::rules::testing::{findings, HANDSHAKE};
+
+    const CALL: &str = r#"{"from":"client","msg":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"progressToken":"t"}}}}"#;
+
+    fn check(lines: &[&str]) -> Vec<(u64, Severity)> {
+        findings(
+            "progress-not-increasing",
+            &format!("{HANDSHAKE}{}", lines.join("\n")),
+        )
+    }
+
+    #[test]
+    fn fires_when_progress_goes_back_and_only_on_the_drop() {
+        let lines = [
+            CALL,
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":5}}}"#,
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":2}}}"#,
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":3}}}"#,
+        ];
+        assert_eq!(check(&lines), [(6, Error)]);
+    }
+
+    #[test]
+    fn fires_when_a_value_repeats_as_1_and_1_0() {
+        let lines = [
+            CALL,
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":1}}}"#,
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":1.0}}}"#,
+        ];
+        assert_eq!(check(&lines), [(6, Error)]);
+    }
+
+    #[test]
+    fn warning_when_the_two_notifications_travelled_on_different_streams() {
+        let lines = [
+            CALL,
+            r#"{"from":"server","stream":"a","msg":{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":2}}}"#,
+            r#"{"from":"server","stream":"b","msg":{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":1}}}"#,
+        ];
+        assert_eq!(check(&lines), [(6, Warning)]);
+    }
+
+    #[test]
+    fn silent_when_a_new_request_takes_over_the_token() {
+        let lines = [
+            CALL,
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":90}}}"#,
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","id":1,"result":{}}}"#,
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"_meta":{"progressToken":"t"}}}}"#,
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":0.5}}}"#,
+        ];
+        assert_eq!(check(&lines), []);
+    }
+}

@@ -43,3 +43,53 @@ impl Rule for ProgressTokenInvalidType {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::diagnostic::Severity::{self, Error};
+    use crate::rules::testing::{findings, HANDSHAKE};
+
+    fn check(lines: &[&str]) -> Vec<(u64, Severity)> {
+        findings(
+            "progress-token-invalid-type",
+            &format!("{HANDSHAKE}{}", lines.join("\n")),
+        )
+    }
+
+    #[test]
+    fn fires_on_a_null_token_in_a_request() {
+        let lines = [
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"progressToken":null}}}}"#,
+        ];
+        assert_eq!(check(&lines), [(4, Error)]);
+    }
+
+    #[test]
+    fn fires_on_a_fractional_token_in_the_request_and_again_in_its_progress() {
+        let lines = [
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"progressToken":1.5}}}}"#,
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1.5,"progress":1}}}"#,
+        ];
+        assert_eq!(check(&lines), [(4, Error), (5, Error)]);
+    }
+
+    #[test]
+    fn silent_on_string_integer_and_integral_float_tokens() {
+        let lines = [
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"progressToken":""}}}}"#,
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"_meta":{"progressToken":-3}}}}"#,
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"_meta":{"progressToken":2e3}}}}"#,
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":2000,"progress":0.5}}}"#,
+        ];
+        assert_eq!(check(&lines), []);
+    }
+
+    #[test]
+    fn silent_on_progress_without_a_token() {
+        // progress-malformed owns it.
+        let lines = [
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1}}}"#,
+        ];
+        assert_eq!(check(&lines), []);
+    }
+}

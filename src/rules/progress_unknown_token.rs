@@ -42,3 +42,56 @@ impl Rule for ProgressUnknownToken {
         out.push(diagnostic);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::diagnostic::Severity::{self, Error, Info};
+    use crate::rules::testing::{findings, HANDSHAKE};
+
+    const CALL: &str = r#"{"from":"client","msg":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"progressToken":1}}}}"#;
+
+    fn check(lines: &[&str]) -> Vec<(u64, Severity)> {
+        findings(
+            "progress-unknown-token",
+            &format!("{HANDSHAKE}{}", lines.join("\n")),
+        )
+    }
+
+    #[test]
+    fn fires_on_a_string_token_for_an_integer_token() {
+        let lines = [
+            CALL,
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"1","progress":1}}}"#,
+        ];
+        assert_eq!(check(&lines), [(5, Error)]);
+    }
+
+    #[test]
+    fn fires_on_the_request_id_of_a_request_without_token() {
+        let lines = [
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":7,"method":"tools/call"}}"#,
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":7,"progress":1}}}"#,
+        ];
+        assert_eq!(check(&lines), [(5, Error)]);
+    }
+
+    #[test]
+    fn info_when_the_trace_starts_mid_session() {
+        let progress = r#"{"from":"server","msg":{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}}"#;
+        assert_eq!(findings("progress-unknown-token", progress), [(1, Info)]);
+    }
+
+    #[test]
+    fn silent_when_the_token_is_known_in_either_direction() {
+        // After the response: progress-after-terminal; the sender's own
+        // running token: progress-wrong-direction.
+        let lines = [
+            CALL,
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","id":1,"result":{}}}"#,
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}}"#,
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"_meta":{"progressToken":2}}}}"#,
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":2,"progress":1}}}"#,
+        ];
+        assert_eq!(check(&lines), []);
+    }
+}

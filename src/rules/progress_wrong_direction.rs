@@ -48,3 +48,42 @@ impl Rule for ProgressWrongDirection {
         );
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::diagnostic::Severity::{self, Error};
+    use crate::rules::testing::{findings, HANDSHAKE};
+
+    const CALL: &str = r#"{"from":"client","msg":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"progressToken":"t"}}}}"#;
+    const CLIENT_PROGRESS: &str = r#"{"from":"client","msg":{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":1}}}"#;
+
+    fn check(lines: &[&str]) -> Vec<(u64, Severity)> {
+        findings(
+            "progress-wrong-direction",
+            &format!("{HANDSHAKE}{}", lines.join("\n")),
+        )
+    }
+
+    #[test]
+    fn fires_when_the_client_reports_progress_on_its_own_call() {
+        assert_eq!(check(&[CALL, CLIENT_PROGRESS]), [(5, Error)]);
+    }
+
+    #[test]
+    fn silent_when_both_sides_use_the_same_token_in_the_right_direction() {
+        let lines = [
+            CALL,
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","id":1,"method":"sampling/createMessage","params":{"_meta":{"progressToken":"t"}}}}"#,
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":1}}}"#,
+            CLIENT_PROGRESS,
+        ];
+        assert_eq!(check(&lines), []);
+    }
+
+    #[test]
+    fn silent_once_the_own_request_ended() {
+        // progress-unknown-token owns it.
+        let result = r#"{"from":"server","msg":{"jsonrpc":"2.0","id":1,"result":{}}}"#;
+        assert_eq!(check(&[CALL, result, CLIENT_PROGRESS]), []);
+    }
+}

@@ -69,3 +69,66 @@ impl Rule for RequestBeforeInitialize {
         out.push(diagnostic);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::diagnostic::Severity::{self, Warning};
+    use crate::rules::testing::{findings, HANDSHAKE};
+
+    const TOOLS_LIST: &str =
+        r#"{"from":"client","msg":{"jsonrpc":"2.0","id":1,"method":"tools/list"}}"#;
+
+    /// The handshake's lines: initialize, its result, notifications/initialized.
+    fn handshake() -> [&'static str; 3] {
+        let lines: Vec<&str> = HANDSHAKE.lines().collect();
+        [lines[0], lines[1], lines[2]]
+    }
+
+    fn check(lines: &[&str]) -> Vec<(u64, Severity)> {
+        findings("request-before-initialize", &lines.join("\n"))
+    }
+
+    #[test]
+    fn warns_on_client_requests_before_the_result_and_before_initialized() {
+        let [initialize, result, initialized] = handshake();
+        let tools_call =
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":2,"method":"tools/call"}}"#;
+        let lines = [initialize, TOOLS_LIST, result, tools_call, initialized];
+        assert_eq!(check(&lines), [(2, Warning), (4, Warning)]);
+    }
+
+    #[test]
+    fn warns_on_a_server_request_before_initialized() {
+        let [initialize, result, initialized] = handshake();
+        let roots = r#"{"from":"server","msg":{"jsonrpc":"2.0","id":1,"method":"roots/list"}}"#;
+        assert_eq!(
+            check(&[initialize, result, roots, initialized]),
+            [(3, Warning)]
+        );
+    }
+
+    #[test]
+    fn warns_after_a_failed_initialize_even_after_initialized() {
+        let [initialize, _, initialized] = handshake();
+        let failed = r#"{"from":"server","msg":{"jsonrpc":"2.0","id":0,"error":{"code":-32602,"message":"Unsupported protocol version"}}}"#;
+        assert_eq!(
+            check(&[initialize, failed, initialized, TOOLS_LIST]),
+            [(4, Warning)]
+        );
+    }
+
+    #[test]
+    fn silent_on_pings_notifications_and_traces_without_the_handshake() {
+        let [initialize, result, initialized] = handshake();
+        let lines = [
+            initialize,
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":1,"method":"ping"}}"#,
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"starting"}}}"#,
+            result,
+            initialized,
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":2,"method":"tools/list"}}"#,
+        ];
+        assert_eq!(check(&lines), []);
+        assert_eq!(check(&[TOOLS_LIST]), []);
+    }
+}

@@ -50,3 +50,55 @@ impl Rule for RequestIdInvalid {
         ));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::diagnostic::Severity::{self, Error};
+    use crate::rules::testing::{findings, HANDSHAKE};
+
+    fn check(lines: &[&str]) -> Vec<(u64, Severity)> {
+        findings(
+            "request-id-invalid",
+            &format!("{HANDSHAKE}{}", lines.join("\n")),
+        )
+    }
+
+    #[test]
+    fn fires_on_a_null_and_a_fractional_id() {
+        let lines = [
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":null,"method":"tools/list"}}"#,
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","id":1.5,"method":"roots/list"}}"#,
+        ];
+        assert_eq!(check(&lines), [(4, Error), (5, Error)]);
+    }
+
+    #[test]
+    fn fires_on_a_boolean_an_array_and_an_object_id() {
+        let lines = [
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":true,"method":"ping"}}"#,
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":[1],"method":"ping"}}"#,
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":{"n":1},"method":"ping"}}"#,
+        ];
+        assert_eq!(check(&lines), [(4, Error), (5, Error), (6, Error)]);
+    }
+
+    #[test]
+    fn silent_on_valid_ids() {
+        let lines = [
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":"","method":"ping"}}"#,
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":-1,"method":"ping"}}"#,
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":1e3,"method":"ping"}}"#,
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":123456789012345678901234567890,"method":"ping"}}"#,
+        ];
+        assert_eq!(check(&lines), []);
+    }
+
+    #[test]
+    fn silent_on_a_notification_sent_with_a_null_id() {
+        // notification-with-id owns it.
+        let lines = [
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":null,"method":"notifications/roots/list_changed"}}"#,
+        ];
+        assert_eq!(check(&lines), []);
+    }
+}

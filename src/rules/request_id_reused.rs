@@ -60,3 +60,56 @@ impl Rule for RequestIdReused {
         );
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::diagnostic::Severity::{self, Error};
+    use crate::rules::testing::{findings, HANDSHAKE};
+
+    fn check(lines: &[&str]) -> Vec<(u64, Severity)> {
+        findings(
+            "request-id-reused",
+            &format!("{HANDSHAKE}{}", lines.join("\n")),
+        )
+    }
+
+    #[test]
+    fn fires_on_an_answered_id_and_on_the_initialize_id() {
+        let lines = [
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":1,"method":"tools/list"}}"#,
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}}"#,
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":1,"method":"tools/list"}}"#,
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":0,"method":"ping"}}"#,
+        ];
+        assert_eq!(check(&lines), [(6, Error), (7, Error)]);
+    }
+
+    #[test]
+    fn fires_even_when_the_trace_starts_mid_session() {
+        let trace = [
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":5,"method":"tools/list"}}"#,
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":5,"method":"tools/list"}}"#,
+        ]
+        .join("\n");
+        assert_eq!(findings("request-id-reused", &trace), [(2, Error)]);
+    }
+
+    #[test]
+    fn silent_across_sides_types_and_sessions() {
+        let lines = [
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":1,"method":"tools/call"}}"#,
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","id":1,"method":"sampling/createMessage"}}"#,
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":"1","method":"tools/call"}}"#,
+            r#"{"from":"client","session":"other","msg":{"jsonrpc":"2.0","id":1,"method":"tools/call"}}"#,
+        ];
+        assert_eq!(check(&lines), []);
+    }
+
+    #[test]
+    fn in_2026_07_28_only_an_unanswered_id_counts() {
+        let call = r#"{"from":"client","msg":{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}}"#;
+        let result = r#"{"from":"server","msg":{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}}"#;
+        let trace = [call, result, call, call].join("\n");
+        assert_eq!(findings("request-id-reused", &trace), [(4, Error)]);
+    }
+}

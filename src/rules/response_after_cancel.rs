@@ -61,3 +61,60 @@ impl Rule for ResponseAfterCancel {
         );
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::diagnostic::Severity::{self, Info, Warning};
+    use crate::rules::testing::{findings, HANDSHAKE};
+
+    const CALL: &str = r#"{"from":"client","msg":{"jsonrpc":"2.0","id":1,"method":"tools/call"}}"#;
+    const CANCEL: &str = r#"{"from":"client","msg":{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}}"#;
+    const RESULT: &str = r#"{"from":"server","msg":{"jsonrpc":"2.0","id":1,"result":{}}}"#;
+
+    fn check(lines: &[&str]) -> Vec<(u64, Severity)> {
+        findings(
+            "response-after-cancel",
+            &format!("{HANDSHAKE}{}", lines.join("\n")),
+        )
+    }
+
+    #[test]
+    fn info_when_the_response_may_have_crossed_the_cancellation() {
+        assert_eq!(check(&[CALL, CANCEL, RESULT]), [(6, Info)]);
+    }
+
+    #[test]
+    fn warning_when_the_server_had_answered_a_later_request_first() {
+        let lines = [
+            CALL,
+            CANCEL,
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":2,"method":"tools/list"}}"#,
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","id":2,"result":{"tools":[]}}}"#,
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","id":1,"error":{"code":-32800,"message":"Request cancelled"}}}"#,
+        ];
+        assert_eq!(check(&lines), [(8, Warning)]);
+    }
+
+    #[test]
+    fn info_when_the_later_request_travelled_on_another_stream() {
+        let lines = [
+            r#"{"from":"client","stream":"a","msg":{"jsonrpc":"2.0","id":1,"method":"tools/call"}}"#,
+            r#"{"from":"client","stream":"a","msg":{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}}"#,
+            r#"{"from":"client","stream":"b","msg":{"jsonrpc":"2.0","id":2,"method":"tools/list"}}"#,
+            r#"{"from":"server","stream":"b","msg":{"jsonrpc":"2.0","id":2,"result":{"tools":[]}}}"#,
+            r#"{"from":"server","stream":"a","msg":{"jsonrpc":"2.0","id":1,"result":{}}}"#,
+        ];
+        assert_eq!(check(&lines), [(8, Info)]);
+    }
+
+    #[test]
+    fn silent_when_the_cancellation_cancelled_nothing() {
+        let lines = [
+            CALL,
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":null}}}"#,
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}}"#,
+            RESULT,
+        ];
+        assert_eq!(check(&lines), []);
+    }
+}

@@ -68,3 +68,54 @@ impl Rule for ResponseToNotification {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::diagnostic::Severity::{self, Error};
+    use crate::rules::testing::{findings, HANDSHAKE};
+
+    const NULL_ID_ERROR: &str = r#"{"from":"server","msg":{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}}"#;
+
+    fn check(lines: &[&str]) -> Vec<(u64, Severity)> {
+        findings(
+            "response-to-notification",
+            &format!("{HANDSHAKE}{}", lines.join("\n")),
+        )
+    }
+
+    #[test]
+    fn fires_on_a_success_result_with_a_null_or_missing_id() {
+        let lines = [
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","id":null,"result":{}}}"#,
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","result":{}}}"#,
+        ];
+        assert_eq!(check(&lines), [(4, Error), (5, Error)]);
+    }
+
+    #[test]
+    fn a_null_id_error_answers_one_unreadable_line_only() {
+        assert_eq!(
+            check(&["not json", NULL_ID_ERROR, NULL_ID_ERROR]),
+            [(6, Error)]
+        );
+    }
+
+    #[test]
+    fn silent_on_a_null_id_error_for_a_request_with_an_invalid_id() {
+        let lines = [
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":1.5,"method":"tools/list"}}"#,
+            NULL_ID_ERROR,
+        ];
+        assert_eq!(check(&lines), []);
+    }
+
+    #[test]
+    fn fires_on_a_result_to_a_notification_sent_with_an_id_but_not_on_an_error() {
+        let lines = [
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":5,"method":"notifications/roots/list_changed"}}"#,
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","id":5,"error":{"code":-32601,"message":"Method not found"}}}"#,
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","id":5,"result":{}}}"#,
+        ];
+        assert_eq!(check(&lines), [(6, Error)]);
+    }
+}

@@ -67,3 +67,58 @@ impl Rule for ResponseUnknownId {
         out.push(diagnostic);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::diagnostic::Severity::{self, Error, Info};
+    use crate::rules::testing::{findings, HANDSHAKE};
+
+    fn check(lines: &[&str]) -> Vec<(u64, Severity)> {
+        findings(
+            "response-unknown-id",
+            &format!("{HANDSHAKE}{}", lines.join("\n")),
+        )
+    }
+
+    #[test]
+    fn fires_on_a_string_id_for_an_integer_request_and_on_an_own_id() {
+        let lines = [
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":1,"method":"tools/list"}}"#,
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","id":"1","result":{"tools":[]}}}"#,
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","id":7,"method":"roots/list"}}"#,
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","id":7,"result":{"roots":[]}}}"#,
+        ];
+        assert_eq!(check(&lines), [(5, Error), (7, Error)]);
+    }
+
+    #[test]
+    fn info_mid_session_or_after_an_unreadable_line() {
+        let result = r#"{"from":"server","msg":{"jsonrpc":"2.0","id":3,"result":{}}}"#;
+        assert_eq!(findings("response-unknown-id", result), [(1, Info)]);
+        assert_eq!(check(&["not json", result]), [(5, Info)]);
+    }
+
+    #[test]
+    fn error_on_an_invalid_id_even_mid_session() {
+        let result = r#"{"from":"server","msg":{"jsonrpc":"2.0","id":1.5,"result":{}}}"#;
+        assert_eq!(findings("response-unknown-id", result), [(1, Error)]);
+    }
+
+    #[test]
+    fn silent_when_the_id_matches_something() {
+        // Duplicate answers, answers after a cancellation, null ids and
+        // answers to id-bearing notifications belong to other rules.
+        let lines = [
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":1,"method":"tools/list"}}"#,
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}}"#,
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}}"#,
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":2,"method":"tools/call"}}"#,
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}}"#,
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","id":2,"result":{}}}"#,
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","id":null,"result":{}}}"#,
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":9,"method":"notifications/roots/list_changed"}}"#,
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","id":9,"result":{}}}"#,
+        ];
+        assert_eq!(check(&lines), []);
+    }
+}

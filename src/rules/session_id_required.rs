@@ -32,7 +32,7 @@ impl Rule for SessionIdRequired {
         };
         // A new initialize starts a session and may come without an id;
         // 2026-07-28 has no sessions.
-        if http.initialize || ctx.session.era == Era::Modern {
+        if http.initialize || http.modern || ctx.session.era == Era::Modern {
             return;
         }
         let Some((latest, assigned_at)) = ctx.assigned_sessions.last() else {
@@ -57,5 +57,79 @@ impl Rule for SessionIdRequired {
                 .with_label("the request")
                 .with_related(*assigned_at, "the server assigned the session id here"),
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{json, Value};
+
+    use crate::diagnostic::Severity::Error;
+    use crate::rules::testing::{findings, har};
+
+    fn headers(pairs: &[(&str, &str)]) -> Value {
+        pairs
+            .iter()
+            .map(|(name, value)| json!({"name": name, "value": value}))
+            .collect()
+    }
+
+    /// An initialize POST; the server answers with `assigned` as session id.
+    fn initialize(assigned: &str) -> Value {
+        let message = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-03-26"}}"#;
+        let result = r#"{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-03-26"}}"#;
+        json!({
+            "request": {"method": "POST", "url": "http://localhost/mcp", "postData": {"text": message}},
+            "response": {"status": 200, "headers": headers(&[("Mcp-Session-Id", assigned)]), "content": {"text": result}},
+        })
+    }
+
+    /// A request of `method` (no body for GET and DELETE) with these headers.
+    fn request(method: &str, request_headers: &[(&str, &str)]) -> Value {
+        let mut entry = json!({
+            "request": {"method": method, "url": "http://localhost/mcp", "headers": headers(request_headers)},
+            "response": {"status": 202, "content": {}},
+        });
+        if method == "POST" {
+            let initialized = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+            entry["request"]["postData"] = json!({"text": initialized});
+        }
+        entry
+    }
+
+    #[test]
+    fn fires_on_a_request_without_the_assigned_id() {
+        let trace = har(&[initialize("s1"), request("POST", &[])]);
+        assert_eq!(findings("session-id-required", &trace), [(3, Error)]);
+    }
+
+    #[test]
+    fn fires_on_an_id_the_server_never_assigned() {
+        let trace = har(&[
+            initialize("s1"),
+            request("GET", &[("Mcp-Session-Id", "s2")]),
+        ]);
+        assert_eq!(findings("session-id-required", &trace), [(3, Error)]);
+    }
+
+    #[test]
+    fn silent_when_each_request_carries_an_assigned_id_and_on_a_new_initialize() {
+        let trace = har(&[
+            initialize("s1"),
+            request("POST", &[("mcp-session-id", "s1")]),
+            initialize("s2"),
+            request("DELETE", &[("MCP-SESSION-ID", "s1")]),
+            request("POST", &[("Mcp-Session-Id", "s2")]),
+        ]);
+        assert_eq!(findings("session-id-required", &trace), []);
+    }
+
+    #[test]
+    fn silent_on_a_2026_07_28_request_which_has_no_session() {
+        let modern = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#;
+        let mut entry = request("POST", &[]);
+        entry["request"]["postData"] = json!({ "text": modern });
+        let trace = har(&[initialize("s1"), entry]);
+        assert_eq!(findings("session-id-required", &trace), []);
     }
 }

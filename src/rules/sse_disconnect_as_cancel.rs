@@ -65,3 +65,70 @@ impl Rule for SseDisconnectAsCancel {
         );
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{json, Value};
+
+    use crate::diagnostic::Severity::Warning;
+    use crate::rules::testing::{findings, har};
+
+    /// A tools/call (id 2) POST whose SSE stream the client dropped.
+    fn dropped_call(params: Value) -> Value {
+        let request = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": params});
+        json!({
+            "request": {"method": "POST", "url": "http://localhost/mcp", "postData": {"text": request.to_string()}},
+            "response": {"status": 200, "content": {"mimeType": "text/event-stream", "text": ""}},
+            "_error": "net::ERR_ABORTED",
+        })
+    }
+
+    /// A GET resuming the stream, on which the server sends `answer`.
+    fn resumed(answer: Value) -> Value {
+        json!({
+            "request": {"method": "GET", "url": "http://localhost/mcp", "headers": [{"name": "Last-Event-ID", "value": "1"}]},
+            "response": {"status": 200, "content": {"mimeType": "text/event-stream", "text": format!("data: {answer}\n\n")}},
+        })
+    }
+
+    fn cancelled_error() -> Value {
+        json!({"jsonrpc": "2.0", "id": 2, "error": {"code": -32800, "message": "Request cancelled"}})
+    }
+
+    #[test]
+    fn fires_on_a_cancellation_error_after_the_stream_dropped() {
+        let trace = har(&[dropped_call(json!({})), resumed(cancelled_error())]);
+        assert_eq!(findings("sse-disconnect-as-cancel", &trace), [(3, Warning)]);
+    }
+
+    #[test]
+    fn silent_on_a_result_after_the_stream_dropped() {
+        let result = json!({"jsonrpc": "2.0", "id": 2, "result": {}});
+        let trace = har(&[dropped_call(json!({})), resumed(result)]);
+        assert_eq!(findings("sse-disconnect-as-cancel", &trace), []);
+    }
+
+    #[test]
+    fn silent_when_the_client_did_send_a_cancellation() {
+        let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 2}});
+        let post_cancel = json!({
+            "request": {"method": "POST", "url": "http://localhost/mcp", "postData": {"text": cancel.to_string()}},
+            "response": {"status": 202},
+        });
+        let trace = har(&[
+            dropped_call(json!({})),
+            post_cancel,
+            resumed(cancelled_error()),
+        ]);
+        assert_eq!(findings("sse-disconnect-as-cancel", &trace), []);
+    }
+
+    #[test]
+    fn fires_on_any_answer_in_2026_07_28() {
+        // There, closing the stream is the cancellation.
+        let modern = json!({"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}});
+        let result = json!({"jsonrpc": "2.0", "id": 2, "result": {}});
+        let trace = har(&[dropped_call(modern), resumed(result)]);
+        assert_eq!(findings("sse-disconnect-as-cancel", &trace), [(3, Warning)]);
+    }
+}

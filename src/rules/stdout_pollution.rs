@@ -40,3 +40,40 @@ impl Rule for StdoutPollution {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::diagnostic::Severity::Error;
+    use crate::rules::testing::{findings, HANDSHAKE};
+
+    #[test]
+    fn fires_on_non_protocol_output_recorded_in_the_trace() {
+        let line =
+            r#"{"from":"server","event":"not-protocol","text":"Installed 55 packages in 32ms"}"#;
+        assert_eq!(
+            findings("stdout-pollution", &format!("{HANDSHAKE}{line}")),
+            [(4, Error)]
+        );
+    }
+
+    #[test]
+    fn silent_on_a_text_line_of_a_bare_capture() {
+        // The capture does not say which stream it came from: invalid-json.
+        let trace = [
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#,
+            "Installed 55 packages in 32ms",
+            r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}"#,
+        ]
+        .join("\n");
+        assert_eq!(findings("stdout-pollution", &trace), []);
+    }
+
+    #[test]
+    fn silent_on_other_transport_events() {
+        let line = r#"{"from":"server","event":"closed"}"#;
+        assert_eq!(
+            findings("stdout-pollution", &format!("{HANDSHAKE}{line}")),
+            []
+        );
+    }
+}

@@ -80,3 +80,66 @@ impl Rule for UnansweredRequest {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::diagnostic::Severity::{self, Info};
+    use crate::rules::testing::{findings, HANDSHAKE};
+
+    fn check(lines: &[&str]) -> Vec<(u64, Severity)> {
+        findings(
+            "unanswered-request",
+            &format!("{HANDSHAKE}{}", lines.join("\n")),
+        )
+    }
+
+    #[test]
+    fn info_on_requests_of_either_side_left_unanswered() {
+        let lines = [
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":1,"method":"tools/call"}}"#,
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","id":1,"method":"sampling/createMessage"}}"#,
+            r#"{"from":"server","event":"closed"}"#,
+        ];
+        assert_eq!(check(&lines), [(4, Info), (5, Info)]);
+    }
+
+    #[test]
+    fn info_when_the_cancellation_did_not_count() {
+        // A malformed cancellation, and one of initialize, leave the request pending.
+        let initialize = HANDSHAKE.lines().next().unwrap();
+        let trace = [
+            initialize,
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":0}}}"#,
+        ]
+        .join("\n");
+        assert_eq!(findings("unanswered-request", &trace), [(1, Info)]);
+        let lines = [
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":1,"method":"tools/call"}}"#,
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"id":1}}}"#,
+        ];
+        assert_eq!(check(&lines), [(4, Info)]);
+    }
+
+    #[test]
+    fn silent_when_answered_or_cancelled() {
+        let lines = [
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":1,"method":"tools/list"}}"#,
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}}"#,
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":2,"method":"tools/call"}}"#,
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}}"#,
+        ];
+        assert_eq!(check(&lines), []);
+    }
+
+    #[test]
+    fn silent_on_the_ids_of_an_ambiguous_bare_response() {
+        // Either side's request 1 may be the one answered.
+        let trace = [
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call"}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"roots/list"}"#,
+            r#"{"jsonrpc":"2.0","id":1,"result":{}}"#,
+        ]
+        .join("\n");
+        assert_eq!(findings("unanswered-request", &trace), []);
+    }
+}
