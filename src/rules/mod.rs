@@ -176,6 +176,31 @@ impl Diagnostic {
     }
 }
 
+/// Said of a message that the trace cannot prove came after the receiver read the cancellation.
+const MAY_HAVE_CROSSED: &str = "it may have been sent before the cancellation reached the receiver (the messages crossed); that race is allowed";
+/// Said when the receiver had provably read the cancellation.
+const CANCEL_REACHED: &str = "the receiver had already answered a message sent after the cancellation, so it had read the cancellation";
+
+impl Diagnostic {
+    /// Grades a message the receiver sent for a cancelled request: a warning
+    /// when the trace proves the cancellation had reached it, else info (the
+    /// spec allows the race).
+    pub(crate) fn graded_by_cancel(
+        self,
+        session: &Session,
+        receiver: Side,
+        cancel: &crate::engine::Cancel,
+    ) -> Self {
+        if session.cancel_reached(receiver, cancel) {
+            self.with_severity(Severity::Warning)
+                .with_note(CANCEL_REACHED)
+        } else {
+            self.with_severity(Severity::Info)
+                .with_note(MAY_HAVE_CROSSED)
+        }
+    }
+}
+
 const PARTIAL_NOTE: &str =
     "the trace does not start at initialize, so this may refer to a message sent before the recording began";
 const UNREADABLE_NOTE: &str =

@@ -19,11 +19,6 @@ pub static META: RuleMeta = RuleMeta {
     help: "stop sending progress once the response is written, and once a cancellation for the request has been read",
 };
 
-/// Said of a message that the trace cannot prove came after the receiver read the cancellation.
-pub(crate) const MAY_HAVE_CROSSED: &str = "it may have been sent before the cancellation reached the receiver (the messages crossed); that race is allowed";
-/// Said when the receiver had provably read the cancellation.
-pub(crate) const CANCEL_REACHED: &str = "the receiver had already answered a message sent after the cancellation, so it had read the cancellation";
-
 impl Rule for ProgressAfterTerminal {
     fn meta(&self) -> &'static RuleMeta {
         &META
@@ -60,7 +55,6 @@ impl Rule for ProgressAfterTerminal {
                 let Some(cancel) = request.cancel else {
                     return;
                 };
-                let reached = ctx.session.cancel_reached(from, cancel);
                 let diagnostic = ctx
                     .diagnostic(
                         &META,
@@ -70,16 +64,7 @@ impl Rule for ProgressAfterTerminal {
                             describe_request(from.peer(), request)
                         ),
                     )
-                    .with_severity(if reached {
-                        Severity::Warning
-                    } else {
-                        Severity::Info
-                    })
-                    .with_note(if reached {
-                        CANCEL_REACHED
-                    } else {
-                        MAY_HAVE_CROSSED
-                    })
+                    .graded_by_cancel(ctx.session, from, cancel)
                     .with_label("progress after the cancellation")
                     .with_related(cancel.location, "cancelled here");
                 (request, diagnostic)

@@ -1,6 +1,5 @@
 //! `response-after-cancel`: a response to a request its sender had cancelled.
 
-use super::progress_after_terminal::{CANCEL_REACHED, MAY_HAVE_CROSSED};
 use super::{describe_request, Ctx, Rule};
 use crate::diagnostic::{Diagnostic, RuleMeta, Severity, SpecPage};
 use crate::engine::{Facts, ResponseTarget};
@@ -34,7 +33,6 @@ impl Rule for ResponseAfterCancel {
         let Some(cancel) = request.cancel else {
             return;
         };
-        let reached = ctx.session.cancel_reached(from, cancel);
         out.push(
             ctx.diagnostic(
                 &META,
@@ -44,16 +42,7 @@ impl Rule for ResponseAfterCancel {
                     from.peer()
                 ),
             )
-            .with_severity(if reached {
-                Severity::Warning
-            } else {
-                Severity::Info
-            })
-            .with_note(if reached {
-                CANCEL_REACHED
-            } else {
-                MAY_HAVE_CROSSED
-            })
+            .graded_by_cancel(ctx.session, from, cancel)
             .with_label("response after the cancellation")
             .with_request_id(request.id)
             .with_related(request.location, "the request")
