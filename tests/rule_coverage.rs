@@ -193,6 +193,23 @@ fn mcpsnoop(lines: &[Line]) -> String {
     out
 }
 
+/// The fixtures other formats can express, with their lines: all but those of
+/// rules about the canonical envelope or bare lines themselves.
+fn comparable_fixtures() -> Vec<(PathBuf, Vec<Line>)> {
+    const CANONICAL_ONLY: &[&str] = &["invalid-json", "invalid-envelope", "direction-ambiguous"];
+    fixtures()
+        .into_iter()
+        .filter(|path| {
+            let rule = path
+                .parent()
+                .and_then(|p| p.file_name())
+                .and_then(|n| n.to_str());
+            !rule.is_some_and(|rule| CANONICAL_ONLY.contains(&rule))
+        })
+        .filter_map(|path| parse(&path).map(|lines| (path, lines)))
+        .collect()
+}
+
 fn findings(trace: &str, format: Format) -> Vec<String> {
     mcp_lint::lint_with(trace, Some(format), Engine::with_all_rules())
         .iter()
@@ -202,18 +219,8 @@ fn findings(trace: &str, format: Format) -> Vec<String> {
 
 #[test]
 fn rules_fire_alike_in_every_line_format() {
-    const CANONICAL_ONLY: &[&str] = &["invalid-json", "invalid-envelope", "direction-ambiguous"];
     let mut compared = 0;
-    for path in fixtures() {
-        let rule = path
-            .parent()
-            .and_then(|p| p.file_name())
-            .and_then(|n| n.to_str())
-            .unwrap_or("");
-        if CANONICAL_ONLY.contains(&rule) {
-            continue;
-        }
-        let Some(lines) = parse(&path) else { continue };
+    for (path, lines) in comparable_fixtures() {
         let canonical = std::fs::read_to_string(&path).unwrap();
         let want = findings(&canonical, Format::Canonical);
         let mut rewritten = vec![
@@ -320,18 +327,8 @@ fn findings_by_entry(trace: &str, format: Format, keep: impl Fn(&str) -> bool) -
 
 #[test]
 fn rules_fire_alike_in_inspector_exports_and_har_captures() {
-    const CANONICAL_ONLY: &[&str] = &["invalid-json", "invalid-envelope", "direction-ambiguous"];
     let mut compared = 0;
-    for path in fixtures() {
-        let rule = path
-            .parent()
-            .and_then(|p| p.file_name())
-            .and_then(|n| n.to_str())
-            .unwrap_or("");
-        if CANONICAL_ONLY.contains(&rule) {
-            continue;
-        }
-        let Some(lines) = parse(&path) else { continue };
+    for (path, lines) in comparable_fixtures() {
         let Some(messages) = messages_of_one_session(&lines) else {
             continue;
         };
