@@ -9,7 +9,6 @@ use std::sync::OnceLock;
 use divan::counter::BytesCount;
 use divan::Bencher;
 use mcp_lint::decode::{decode_chunk, Format};
-use mcp_lint::engine::Engine;
 use mcp_lint::generate::{generate, generate_har, GeneratorConfig};
 use mcp_lint::lint::{split_lines, Linter};
 
@@ -55,7 +54,7 @@ fn har() -> &'static [u8] {
 fn lint_har(bencher: Bencher) {
     let bytes = har();
     bencher.counter(BytesCount::new(bytes.len())).bench(|| {
-        let mut linter = Linter::new(Engine::with_all_rules(), None);
+        let mut linter = Linter::new(mcp_lint::rules::engine(), None);
         linter.lint_bytes(0, bytes);
         linter.engine.finish().0.len()
     });
@@ -82,7 +81,7 @@ fn decode_one_thread(bencher: Bencher) {
 fn lint_all_rules(bencher: Bencher) {
     let bytes = trace();
     bencher.counter(BytesCount::new(bytes.len())).bench(|| {
-        let mut linter = Linter::new(Engine::with_all_rules(), None);
+        let mut linter = Linter::new(mcp_lint::rules::engine(), None);
         linter.lint_bytes(0, bytes);
         linter.engine.finish().0.len()
     });

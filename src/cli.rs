@@ -11,7 +11,8 @@ use crate::engine::Engine;
 use crate::input::{self, InputError, InputPath, SourceText};
 use crate::lint::Linter;
 use crate::report::{OutputFormat, Report, SourceInfo};
-use crate::rules::{self, Rule};
+use crate::rule::Rule;
+use crate::rules;
 
 /// Exit codes: no finding at or above --fail-on, findings, usage or unreadable input.
 pub const EXIT_CLEAN: u8 = 0;
@@ -100,7 +101,7 @@ fn error(message: impl std::fmt::Display) {
     eprintln!("mcp-lint: error: {message}");
 }
 
-fn selected_rules(cli: &Cli) -> Result<Vec<&'static dyn Rule>, String> {
+fn selected_rules(cli: &Cli) -> Result<Vec<&'static Rule>, String> {
     for id in cli.select.iter().chain(&cli.ignore) {
         if rules::find(id).is_none() {
             return Err(format!(

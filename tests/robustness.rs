@@ -5,7 +5,6 @@
 use std::path::{Path, PathBuf};
 
 use mcp_lint::decode::Format;
-use mcp_lint::engine::Engine;
 use mcp_lint::lint::Linter;
 
 const FORMATS: &[Format] = &[
@@ -77,7 +76,7 @@ fn mutated_inputs_in_every_format_do_not_panic() {
         let bytes = std::fs::read(&path).unwrap();
         for input in mutations(&bytes, &mut rng) {
             for format in FORMATS {
-                let mut linter = Linter::new(Engine::with_all_rules(), Some(*format));
+                let mut linter = Linter::new(mcp_lint::rules::engine(), Some(*format));
                 let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                     linter.lint_bytes(0, &input);
                     linter.engine.finish()

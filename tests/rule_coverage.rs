@@ -15,7 +15,6 @@
 use std::path::{Path, PathBuf};
 
 use mcp_lint::decode::Format;
-use mcp_lint::engine::Engine;
 use serde_json::Value;
 
 fn fixtures() -> Vec<PathBuf> {
@@ -211,7 +210,7 @@ fn comparable_fixtures() -> Vec<(PathBuf, Vec<Line>)> {
 }
 
 fn findings(trace: &str, format: Format) -> Vec<String> {
-    mcp_lint::lint_with(trace, Some(format), Engine::with_all_rules())
+    mcp_lint::lint_with(trace, Some(format), mcp_lint::rules::engine())
         .iter()
         .map(|d| format!("{}: {}[{}]", d.location.line, d.severity, d.rule.id))
         .collect()
@@ -318,7 +317,7 @@ fn har(messages: &[(&str, &str)]) -> String {
 /// Findings as (line in the capture, rule), the canonical line N being entry N.
 fn findings_by_entry(trace: &str, format: Format, keep: impl Fn(&str) -> bool) -> Vec<String> {
     let offset = if format == Format::Canonical { 0 } else { 1 };
-    mcp_lint::lint_with(trace, Some(format), Engine::with_all_rules())
+    mcp_lint::lint_with(trace, Some(format), mcp_lint::rules::engine())
         .iter()
         .filter(|d| keep(d.rule.id))
         .map(|d| format!("{}: [{}]", d.location.line - offset, d.rule.id))

@@ -254,39 +254,9 @@ fn non_string(raw: Option<&RawValue>) -> Option<JsonKind> {
     raw.map(kind_of).filter(|k| *k != JsonKind::String)
 }
 
-/// Names of methods the engine knows, so that known names are never allocated.
-const KNOWN_METHODS: &[&str] = &[
-    "initialize",
-    "notifications/initialized",
-    "ping",
-    "notifications/cancelled",
-    "notifications/progress",
-    "tools/call",
-    "tools/list",
-    "resources/list",
-    "resources/read",
-    "resources/templates/list",
-    "resources/subscribe",
-    "resources/unsubscribe",
-    "prompts/list",
-    "prompts/get",
-    "completion/complete",
-    "logging/setLevel",
-    "sampling/createMessage",
-    "roots/list",
-    "elicitation/create",
-    "notifications/message",
-    "notifications/resources/list_changed",
-    "notifications/resources/updated",
-    "notifications/prompts/list_changed",
-    "notifications/tools/list_changed",
-    "notifications/roots/list_changed",
-    "server/discover",
-    "subscriptions/listen",
-];
-
+/// Known method names are taken from the method table, never allocated.
 fn method_name(name: Cow<'_, str>) -> Method {
-    match KNOWN_METHODS.iter().find(|known| **known == name) {
+    match crate::protocol::methods::static_name(&name) {
         Some(known) => Cow::Borrowed(known),
         None => Cow::Owned(name.into_owned()),
     }

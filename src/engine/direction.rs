@@ -1,82 +1,13 @@
-//! Who sent a bare JSON-RPC line: from the method direction table of the
-//! schemas, and for messages either side may send, from which side has the
-//! request the message refers to. Never a guess: an undecidable line is
-//! reported as ambiguous.
+//! Who sent a bare JSON-RPC line: from the method table (`protocol`), and
+//! for messages either side may send, from which side has the request the
+//! message refers to. Never a guess: an undecidable line is reported as
+//! ambiguous.
 
 use crate::event::{Body, KeyField, Message, Side};
+use crate::protocol::methods::senders_in_any_version;
+use crate::protocol::Senders;
 
 use super::session::{Registry, Session};
-
-/// Which side may send a method (union over all protocol versions).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Direction {
-    ClientToServer,
-    ServerToClient,
-    Both,
-}
-
-/// The method direction table (`shared/spec` section 8), all versions merged.
-pub const METHOD_DIRECTIONS: &[(&str, Direction)] = &[
-    ("initialize", Direction::ClientToServer),
-    ("notifications/initialized", Direction::ClientToServer),
-    ("ping", Direction::Both),
-    ("notifications/cancelled", Direction::Both),
-    ("notifications/progress", Direction::Both),
-    ("resources/list", Direction::ClientToServer),
-    ("resources/templates/list", Direction::ClientToServer),
-    ("resources/read", Direction::ClientToServer),
-    ("resources/subscribe", Direction::ClientToServer),
-    ("resources/unsubscribe", Direction::ClientToServer),
-    ("prompts/list", Direction::ClientToServer),
-    ("prompts/get", Direction::ClientToServer),
-    ("tools/list", Direction::ClientToServer),
-    ("tools/call", Direction::ClientToServer),
-    ("completion/complete", Direction::ClientToServer),
-    ("logging/setLevel", Direction::ClientToServer),
-    ("tasks/get", Direction::Both),
-    ("tasks/result", Direction::Both),
-    ("tasks/cancel", Direction::Both),
-    ("tasks/list", Direction::Both),
-    ("server/discover", Direction::ClientToServer),
-    ("subscriptions/listen", Direction::ClientToServer),
-    ("sampling/createMessage", Direction::ServerToClient),
-    ("roots/list", Direction::ServerToClient),
-    ("elicitation/create", Direction::ServerToClient),
-    ("notifications/message", Direction::ServerToClient),
-    (
-        "notifications/resources/list_changed",
-        Direction::ServerToClient,
-    ),
-    ("notifications/resources/updated", Direction::ServerToClient),
-    (
-        "notifications/prompts/list_changed",
-        Direction::ServerToClient,
-    ),
-    (
-        "notifications/tools/list_changed",
-        Direction::ServerToClient,
-    ),
-    (
-        "notifications/roots/list_changed",
-        Direction::ClientToServer,
-    ),
-    ("notifications/tasks/status", Direction::Both),
-    (
-        "notifications/elicitation/complete",
-        Direction::ServerToClient,
-    ),
-    (
-        "notifications/subscriptions/acknowledged",
-        Direction::ServerToClient,
-    ),
-];
-
-pub fn method_direction(method: &str) -> Option<Direction> {
-    METHOD_DIRECTIONS
-        .iter()
-        .find(|(name, _)| *name == method)
-        .map(|(_, direction)| *direction)
-}
 
 /// The one side for which `holds` is true, or an explanation.
 fn only_side(session: &Session, holds: impl Fn(&Registry) -> bool) -> Option<Side> {
@@ -94,13 +25,13 @@ fn only_side(session: &Session, holds: impl Fn(&Registry) -> bool) -> Option<Sid
 pub fn infer_sender(session: &Session, message: &Message) -> Result<Side, String> {
     match &message.body {
         Body::Request { method, .. } | Body::Notification { method, .. } => {
-            match method_direction(method) {
-                Some(Direction::ClientToServer) => Ok(Side::Client),
-                Some(Direction::ServerToClient) => Ok(Side::Server),
+            match senders_in_any_version(method) {
+                Some(Senders::Client) => Ok(Side::Client),
+                Some(Senders::Server) => Ok(Side::Server),
                 None => Err(format!(
                     "{method:?} is not in the method direction table, so either side may have sent it"
                 )),
-                Some(Direction::Both) => {
+                Some(Senders::Both) => {
                     let params = message.params().expect("a method message has params");
                     if method == "notifications/cancelled" {
                         if let Some(KeyField::Valid(id)) = &params.request_id {

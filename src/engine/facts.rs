@@ -7,7 +7,7 @@
 
 use crate::event::{Body, JsonKind, KeyField, Location, Message, ProgressToken, RequestId, Side};
 
-use super::session::{Era, Request, RequestState, RequestView, Session};
+use super::session::{Request, RequestState, RequestView, Session};
 
 #[derive(Debug)]
 pub enum Facts<'s> {
@@ -110,9 +110,9 @@ pub(crate) fn classify<'s>(session: &'s Session, from: Side, message: &Message) 
             params,
         } if !method.starts_with("notifications/") => {
             let sender = session.side(from);
-            let earlier = sender
-                .request(id)
-                .filter(|r| session.era != Era::Modern || r.is_outstanding());
+            let earlier = sender.request(id).filter(|r| {
+                session.era != Some(crate::protocol::Era::Stateless) || r.is_outstanding()
+            });
             let token_holder = match &params.meta_progress_token {
                 Some(KeyField::Valid(token)) => sender
                     .active_tokens

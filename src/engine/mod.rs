@@ -15,12 +15,12 @@ use crate::diagnostic::Diagnostic;
 use compact_str::CompactString;
 
 use crate::event::{Body, Event, KeyField, Location, Outcome, Payload, Transport};
-use crate::rules::{Ctx, Rule};
+use crate::protocol::{Version, Versions};
+use crate::rule::{Ctx, Rule, Wants};
 
 pub use facts::{CancelTarget, Facts, ProgressTarget, RequestFacts, ResponseTarget};
 pub use session::{
-    Answered, Cancel, Era, Registry, Request, RequestState, RequestView, Session, StreamInfo,
-    Unreadable,
+    Answered, Cancel, Registry, Request, RequestState, RequestView, Session, StreamInfo, Unreadable,
 };
 
 /// Counts for the summary line.
@@ -43,7 +43,7 @@ struct SourceSessions {
 }
 
 pub struct Engine {
-    rules: Vec<&'static dyn Rule>,
+    rules: Rules,
     sources: HashMap<u32, SourceSessions>,
     /// Sessions by index; `None` once their input has ended.
     slots: Vec<Option<Session>>,
@@ -52,20 +52,15 @@ pub struct Engine {
 }
 
 impl Engine {
-    /// An engine running the given rules.
-    pub fn new(rules: Vec<&'static dyn Rule>) -> Self {
+    /// An engine running the given rules (`rules::ALL` for every rule).
+    pub fn new(rules: Vec<&'static Rule>) -> Self {
         Engine {
-            rules,
+            rules: Rules { all: rules },
             sources: HashMap::new(),
             slots: Vec::new(),
             diagnostics: Vec::new(),
             stats: Stats::default(),
         }
-    }
-
-    /// An engine running every rule.
-    pub fn with_all_rules() -> Self {
-        Engine::new(crate::rules::ALL.to_vec())
     }
 
     fn slot_index(&mut self, source: u32, name: Option<&str>) -> usize {
@@ -103,11 +98,12 @@ impl Engine {
                 message: None,
                 from: None,
                 session: &scratch,
+                version: None,
                 facts: Facts::None,
                 source_unreadable: sessions.unreadable.last(),
                 assigned_sessions: &sessions.assigned_sessions,
             };
-            run_rules(&self.rules, &ctx, &mut self.diagnostics);
+            self.rules.run(&ctx, &mut self.diagnostics);
             sessions.unreadable.note(event.location);
             return;
         }
@@ -116,11 +112,16 @@ impl Engine {
         let Some(session) = self.slots[index].as_mut() else {
             return;
         };
+        if let Payload::Transport(Transport::Http(http)) = &event.payload {
+            // The exchange shows the transport, and so the versions it allows.
+            session.note_http_transport(http.sse_endpoint);
+        }
         let mut ctx = Ctx {
             event,
             message: None,
             from: event.from,
             session,
+            version: versions_of(session, event).single(),
             facts: Facts::None,
             source_unreadable: sessions.unreadable.last(),
             assigned_sessions: &sessions.assigned_sessions,
@@ -128,7 +129,7 @@ impl Engine {
         let message = match &event.payload {
             Payload::Message(message) => message,
             _ => {
-                run_rules(&self.rules, &ctx, &mut self.diagnostics);
+                self.rules.run(&ctx, &mut self.diagnostics);
                 match (&event.payload, event.from, &event.stream) {
                     (Payload::Transport(Transport::Closed), Some(from), _) => {
                         session.note_closed(from, event.location)
@@ -163,7 +164,7 @@ impl Engine {
         ctx.message = Some(message);
         if matches!(message.body, Body::Unclassifiable) {
             ctx.from = None;
-            run_rules(&self.rules, &ctx, &mut self.diagnostics);
+            self.rules.run(&ctx, &mut self.diagnostics);
             return;
         }
         let from = match event.from {
@@ -190,7 +191,7 @@ impl Engine {
                             facts: Facts::Ambiguous(reason),
                             ..ctx
                         };
-                        run_rules(&self.rules, &ctx, &mut self.diagnostics);
+                        self.rules.run(&ctx, &mut self.diagnostics);
                     }
                     if let Some(id) = request_id {
                         session.ambiguous_requests.insert(id.clone());
@@ -205,7 +206,7 @@ impl Engine {
         };
         ctx.from = Some(from);
         ctx.facts = facts::classify(session, from, message);
-        run_rules(&self.rules, &ctx, &mut self.diagnostics);
+        self.rules.run(&ctx, &mut self.diagnostics);
         let transition = ctx.facts.transition();
         if let (
             Facts::Response(ResponseTarget::NullId),
@@ -243,8 +244,8 @@ impl Engine {
         indices.sort_unstable();
         for index in indices {
             if let Some(session) = self.slots[index].take() {
-                for rule in &self.rules {
-                    rule.session_end(&session, &mut self.diagnostics);
+                for rule in &self.rules.all {
+                    (rule.session_end)(&session, &mut self.diagnostics);
                 }
             }
         }
@@ -272,8 +273,54 @@ impl Engine {
     }
 }
 
-fn run_rules(rules: &[&'static dyn Rule], ctx: &Ctx, out: &mut Vec<Diagnostic>) {
-    for rule in rules {
-        rule.check(ctx, out);
+/// The rules of an engine, and which of them see an event.
+struct Rules {
+    all: Vec<&'static Rule>,
+}
+
+impl Rules {
+    /// Runs the rules that want this kind of event and apply to every
+    /// revision the message may be read in.
+    fn run(&self, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
+        let kind = Wants::of(ctx.event);
+        let possible = match ctx.version {
+            Some(version) => Versions::only(version),
+            None => versions_of(ctx.session, ctx.event),
+        };
+        for rule in &self.all {
+            if rule.meta.wants.includes(kind) && rule.meta.versions.covers(possible) {
+                (rule.check)(ctx, out);
+            }
+        }
+    }
+}
+
+/// The revisions an event may be read in: a 2026-07-28 request names its
+/// own; an HTTP exchange is of that revision when it carries one and of the
+/// handshake era when it does not (2026-07-28 requests must name theirs);
+/// anything else is read in the session's.
+fn versions_of(session: &Session, event: &Event) -> Versions {
+    let named = match &event.payload {
+        Payload::Message(message) => message
+            .params()
+            .and_then(|p| p.meta_protocol_version.as_deref()),
+        _ => None,
+    };
+    if let Some(named) = named {
+        return Versions::only(Version::nearest(named));
+    }
+    match &event.payload {
+        Payload::Transport(Transport::Http(http)) if http.modern => {
+            Versions::only(Version::V2026_07_28)
+        }
+        Payload::Transport(Transport::Http(_)) => {
+            let handshake = session.possible_versions().intersect(Versions::HANDSHAKE);
+            if handshake.is_empty() {
+                Versions::HANDSHAKE
+            } else {
+                handshake
+            }
+        }
+        _ => session.possible_versions(),
     }
 }

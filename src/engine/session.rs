@@ -11,17 +11,7 @@ use crate::event::{
 };
 
 use super::facts::Transition;
-
-/// Which generation of the protocol a session speaks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Era {
-    /// Not known yet (no initialize, no 2026-07-28 request seen).
-    Unknown,
-    /// 2024-11-05 to 2025-11-25: sessions open with `initialize`.
-    Legacy,
-    /// 2026-07-28: stateless, no `initialize`, version in each request's `_meta`.
-    Modern,
-}
+use crate::protocol::{Era, Version, Versions};
 
 /// Messages whose id could not be read and that no null-id error has
 /// answered yet: each may justify one error response with `"id": null`.
@@ -258,15 +248,21 @@ pub struct Lifecycle {
 pub struct Session {
     pub source: u32,
     pub name: Option<Box<str>>,
-    pub era: Era,
+    /// The era the session has shown: `initialize` (handshake) or a
+    /// request naming its version in `_meta` (stateless); `None` before either.
+    pub era: Option<Era>,
     /// Whether the trace holds the start of the session (it opens with
     /// `initialize` or `server/discover`). When it does not, ids and tokens
     /// issued before the excerpt are unknown, not absent.
     pub complete: bool,
     pub lifecycle: Lifecycle,
     /// The protocol version of the initialize result (or of the last
-    /// 2026-07-28 request).
-    pub version: Option<Box<str>>,
+    /// 2026-07-28 request, or the one the user named); for a version string
+    /// that is no revision, the nearest revision.
+    pub version: Option<Version>,
+    /// The transport narrows the versions a session can speak (Streamable
+    /// HTTP came with 2025-03-26; the HTTP+SSE transport is 2024-11-05's).
+    pub transport_versions: Versions,
     /// Messages seen so far; a message's position in the session's order.
     pub messages: u64,
     /// HTTP streams that ended before their exchange did, by stream name.
@@ -287,10 +283,11 @@ impl Session {
         Session {
             source,
             name,
-            era: Era::Unknown,
+            era: None,
             complete: false,
             lifecycle: Lifecycle::default(),
             version: None,
+            transport_versions: Versions::ALL,
             messages: 0,
             aborted_streams: HashMap::default(),
             streams: HashMap::default(),
@@ -321,7 +318,32 @@ impl Session {
 
     /// Whether rules about the handshake apply to this session.
     pub fn has_handshake(&self) -> bool {
-        self.era == Era::Legacy && self.complete
+        self.era == Some(Era::Handshake) && self.complete
+    }
+
+    /// Every revision the session may speak, as far as the trace shows:
+    /// the known version, else the era's revisions, narrowed by the transport.
+    pub fn possible_versions(&self) -> Versions {
+        let shown = match (self.version, self.era) {
+            (Some(version), _) => Versions::only(version),
+            (None, Some(era)) => era.versions(),
+            (None, None) => Versions::ALL,
+        };
+        match shown.intersect(self.transport_versions) {
+            none if none.is_empty() => shown,
+            narrowed => narrowed,
+        }
+    }
+
+    /// An HTTP exchange shows the transport: the 2024-11-05 HTTP+SSE
+    /// transport (its stream opens with an `endpoint` event) or, from the
+    /// first exchange that is not, Streamable HTTP.
+    pub(crate) fn note_http_transport(&mut self, legacy_sse: bool) {
+        if legacy_sse {
+            self.transport_versions = Versions::only(Version::V2024_11_05);
+        } else if self.transport_versions == Versions::ALL {
+            self.transport_versions = Versions::from(Version::V2025_03_26);
+        }
     }
 
     /// An error with a null id answers one unreadable message `side` sent.
@@ -351,13 +373,11 @@ impl Session {
         match &message.body {
             Body::Request { id, method, params } => {
                 if let Some(version) = &params.meta_protocol_version {
-                    if self.era == Era::Unknown {
-                        self.era = Era::Modern;
-                    }
-                    self.version = Some(version.clone());
+                    self.era.get_or_insert(Era::Stateless);
+                    self.version = Some(Version::nearest(version));
                 }
-                if method == "server/discover" && self.era == Era::Unknown {
-                    self.era = Era::Modern;
+                if method == "server/discover" {
+                    self.era.get_or_insert(Era::Stateless);
                 }
                 let KeyField::Valid(id) = id else {
                     self.side_mut(from).unreadable.note(location);
@@ -370,9 +390,7 @@ impl Session {
                     return;
                 }
                 if method == "initialize" && from == Side::Client {
-                    if self.era == Era::Unknown {
-                        self.era = Era::Legacy;
-                    }
+                    self.era.get_or_insert(Era::Handshake);
                     // The first initialize, or a retry after a failed one.
                     let failed = matches!(self.lifecycle.initialize_response, Some((_, false)));
                     if self.lifecycle.initialize.is_none() || failed {
@@ -480,7 +498,7 @@ impl Session {
                         protocol_version: Some(version),
                     } = outcome
                     {
-                        self.version = Some(version.clone());
+                        self.version = Some(Version::nearest(version));
                     }
                 }
             }

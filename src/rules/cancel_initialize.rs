@@ -1,14 +1,16 @@
 //! `cancel-initialize`: a client cancels its own initialize request.
 
-use super::{Ctx, Rule};
-use crate::diagnostic::{Diagnostic, RuleMeta, Severity, SpecPage};
+use crate::diagnostic::Severity;
 use crate::engine::{CancelTarget, Facts};
-
-pub struct CancelInitialize;
+use crate::protocol::{SpecPage, Versions};
+use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
 
 pub static META: RuleMeta = RuleMeta {
     id: "cancel-initialize",
+    family: Family::Cancel,
     default_severity: Severity::Error,
+    versions: Versions::HANDSHAKE,
+    wants: Wants::NOTIFICATION,
     summary: "a client cancels its initialize request",
     quote: "The initialize request MUST NOT be cancelled by clients",
     spec: Some(SpecPage {
@@ -19,22 +21,18 @@ pub static META: RuleMeta = RuleMeta {
     help: "to give up on a server that does not answer initialize, close the connection instead",
 };
 
-impl Rule for CancelInitialize {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
+pub static RULE: Rule = Rule::on_events(&META, check);
 
-    fn check(&self, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
-        if let Facts::Cancel(CancelTarget::Initialize(request)) = &ctx.facts {
-            out.push(
-                ctx.diagnostic(
-                    &META,
-                    format!("client cancels its initialize request {}", request.id),
-                )
-                .with_request_id(request.id)
-                .with_related(request.location, "initialize was sent here"),
-            );
-        }
+fn check(ctx: &Ctx, out: &mut Out) {
+    if let Facts::Cancel(CancelTarget::Initialize(request)) = &ctx.facts {
+        out.push(
+            ctx.diagnostic(
+                &META,
+                format!("client cancels its initialize request {}", request.id),
+            )
+            .with_request_id(request.id)
+            .with_related(request.location, "initialize was sent here"),
+        );
     }
 }
 

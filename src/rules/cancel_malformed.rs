@@ -1,14 +1,16 @@
 //! `cancel-malformed`: a cancellation without a valid requestId.
 
-use super::{Ctx, Rule};
-use crate::diagnostic::{Diagnostic, RuleMeta, Severity, SpecPage};
+use crate::diagnostic::Severity;
 use crate::engine::{CancelTarget, Facts};
-
-pub struct CancelMalformed;
+use crate::protocol::{SpecPage, Versions};
+use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
 
 pub static META: RuleMeta = RuleMeta {
     id: "cancel-malformed",
+    family: Family::Cancel,
     default_severity: Severity::Warning,
+    versions: Versions::ALL,
+    wants: Wants::NOTIFICATION,
     summary: "notifications/cancelled without a valid requestId (missing, null, fractional, object, ...)",
     quote: "Invalid cancellation notifications SHOULD be ignored: Unknown request IDs; Already completed requests; Malformed notifications",
     spec: Some(SpecPage {
@@ -19,18 +21,14 @@ pub static META: RuleMeta = RuleMeta {
     help: "send params.requestId with the string or integer id of the request to cancel, and an optional string reason",
 };
 
-impl Rule for CancelMalformed {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
+pub static RULE: Rule = Rule::on_events(&META, check);
 
-    fn check(&self, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
-        if let Facts::Cancel(CancelTarget::Malformed(why)) = &ctx.facts {
-            out.push(ctx.diagnostic(
-                &META,
-                format!("malformed cancellation: {why}; the receiver will ignore it"),
-            ));
-        }
+fn check(ctx: &Ctx, out: &mut Out) {
+    if let Facts::Cancel(CancelTarget::Malformed(why)) = &ctx.facts {
+        out.push(ctx.diagnostic(
+            &META,
+            format!("malformed cancellation: {why}; the receiver will ignore it"),
+        ));
     }
 }
 

@@ -1,14 +1,16 @@
 //! `cancel-unknown-request`: a cancellation names an id its sender never issued.
 
-use super::{Ctx, Rule};
-use crate::diagnostic::{Diagnostic, RuleMeta, Severity, SpecPage};
+use crate::diagnostic::Severity;
 use crate::engine::{CancelTarget, Facts};
-
-pub struct CancelUnknownRequest;
+use crate::protocol::{SpecPage, Versions};
+use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
 
 pub static META: RuleMeta = RuleMeta {
     id: "cancel-unknown-request",
+    family: Family::Cancel,
     default_severity: Severity::Error,
+    versions: Versions::ALL,
+    wants: Wants::NOTIFICATION,
     summary: "a cancellation names a request id its sender never issued in this session",
     quote: "Cancellation notifications MUST only reference requests that: Were previously issued in the same direction; Are believed to still be in-progress",
     spec: Some(SpecPage {
@@ -19,24 +21,20 @@ pub static META: RuleMeta = RuleMeta {
     help: "cancel only requests you sent and have not had an answer to, by their exact id (1 and \"1\" are different ids)",
 };
 
-impl Rule for CancelUnknownRequest {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
+pub static RULE: Rule = Rule::on_events(&META, check);
 
-    fn check(&self, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
-        let (Facts::Cancel(CancelTarget::Unknown(id)), Some(from)) = (&ctx.facts, ctx.from) else {
-            return;
-        };
-        let mut diagnostic = ctx
-            .diagnostic(
-                &META,
-                format!("{from} cancels request {id}, which it never sent in this session"),
-            )
-            .with_request_id(id);
-        diagnostic = diagnostic.lowered_unless_proven(ctx, Severity::Info);
-        out.push(diagnostic);
-    }
+fn check(ctx: &Ctx, out: &mut Out) {
+    let (Facts::Cancel(CancelTarget::Unknown(id)), Some(from)) = (&ctx.facts, ctx.from) else {
+        return;
+    };
+    let mut diagnostic = ctx
+        .diagnostic(
+            &META,
+            format!("{from} cancels request {id}, which it never sent in this session"),
+        )
+        .with_request_id(id);
+    diagnostic = diagnostic.lowered_unless_proven(ctx, Severity::Info);
+    out.push(diagnostic);
 }
 
 #[cfg(test)]

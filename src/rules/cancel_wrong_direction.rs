@@ -1,14 +1,17 @@
 //! `cancel-wrong-direction`: a side cancels a request the other side issued.
 
-use super::{describe_request, Ctx, Rule};
-use crate::diagnostic::{Diagnostic, RuleMeta, Severity, SpecPage};
+use super::describe_request;
+use crate::diagnostic::Severity;
 use crate::engine::{CancelTarget, Facts};
-
-pub struct CancelWrongDirection;
+use crate::protocol::{SpecPage, Versions};
+use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
 
 pub static META: RuleMeta = RuleMeta {
     id: "cancel-wrong-direction",
+    family: Family::Cancel,
     default_severity: Severity::Error,
+    versions: Versions::ALL,
+    wants: Wants::NOTIFICATION,
     summary: "a side cancels a request that the other side issued",
     quote: "Cancellation notifications MUST only reference requests that: Were previously issued in the same direction",
     spec: Some(SpecPage {
@@ -19,34 +22,29 @@ pub static META: RuleMeta = RuleMeta {
     help: "a side may cancel only its own requests; to refuse a request it received, it answers with an error",
 };
 
-impl Rule for CancelWrongDirection {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
+pub static RULE: Rule = Rule::on_events(&META, check);
 
-    fn check(&self, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
-        let (Facts::Cancel(CancelTarget::WrongDirection(request)), Some(from)) =
-            (&ctx.facts, ctx.from)
-        else {
-            return;
-        };
-        let mut diagnostic = ctx
-            .diagnostic(
-                &META,
-                format!(
-                    "{from} cancels request {}, which the {} issued, not the {from}",
-                    request.id,
-                    from.peer()
-                ),
-            )
-            .with_request_id(request.id)
-            .with_related(
-                request.location,
-                format!("{} was sent here", describe_request(from.peer(), request)),
-            );
-        diagnostic = diagnostic.lowered_unless_proven(ctx, Severity::Warning);
-        out.push(diagnostic);
-    }
+fn check(ctx: &Ctx, out: &mut Out) {
+    let (Facts::Cancel(CancelTarget::WrongDirection(request)), Some(from)) = (&ctx.facts, ctx.from)
+    else {
+        return;
+    };
+    let mut diagnostic = ctx
+        .diagnostic(
+            &META,
+            format!(
+                "{from} cancels request {}, which the {} issued, not the {from}",
+                request.id,
+                from.peer()
+            ),
+        )
+        .with_request_id(request.id)
+        .with_related(
+            request.location,
+            format!("{} was sent here", describe_request(from.peer(), request)),
+        );
+    diagnostic = diagnostic.lowered_unless_proven(ctx, Severity::Warning);
+    out.push(diagnostic);
 }
 
 #[cfg(test)]

@@ -1,14 +1,16 @@
 //! `progress-malformed`: a progress notification with a missing or non-numeric value.
 
-use super::{Ctx, Rule};
-use crate::diagnostic::{Diagnostic, RuleMeta, Severity, SpecPage};
+use crate::diagnostic::Severity;
 use crate::event::{Body, NumberField};
-
-pub struct ProgressMalformed;
+use crate::protocol::{SpecPage, Versions};
+use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
 
 pub static META: RuleMeta = RuleMeta {
     id: "progress-malformed",
+    family: Family::Progress,
     default_severity: Severity::Error,
+    versions: Versions::ALL,
+    wants: Wants::NOTIFICATION,
     summary: "notifications/progress without a progressToken, with progress missing or not a number, or total or message of the wrong type",
     quote: "The progress notification MUST include: The original progress token; The current progress value so far; An optional \"total\" value; An optional \"message\" value",
     spec: Some(SpecPage {
@@ -19,45 +21,41 @@ pub static META: RuleMeta = RuleMeta {
     help: "send params.progressToken, a numeric params.progress, and optionally a numeric total and a string message",
 };
 
-impl Rule for ProgressMalformed {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
+pub static RULE: Rule = Rule::on_events(&META, check);
 
-    fn check(&self, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
-        let Some(Body::Notification { method, params }) = ctx.message.map(|m| &m.body) else {
-            return;
-        };
-        if method != "notifications/progress" {
-            return;
+fn check(ctx: &Ctx, out: &mut Out) {
+    let Some(Body::Notification { method, params }) = ctx.message.map(|m| &m.body) else {
+        return;
+    };
+    if method != "notifications/progress" {
+        return;
+    }
+    let mut problems = Vec::new();
+    if params.not_object {
+        problems.push("params is not an object".to_string());
+    } else {
+        if params.progress_token.is_none() {
+            problems.push("progressToken is missing".into());
         }
-        let mut problems = Vec::new();
-        if params.not_object {
-            problems.push("params is not an object".to_string());
-        } else {
-            if params.progress_token.is_none() {
-                problems.push("progressToken is missing".into());
+        match params.progress {
+            NumberField::Absent => problems.push("progress is missing".into()),
+            NumberField::Invalid(kind) => {
+                problems.push(format!("progress is {}, not a number", kind.describe()))
             }
-            match params.progress {
-                NumberField::Absent => problems.push("progress is missing".into()),
-                NumberField::Invalid(kind) => {
-                    problems.push(format!("progress is {}, not a number", kind.describe()))
-                }
-                NumberField::Number(_) => {}
-            }
-            if let NumberField::Invalid(kind) = params.total {
-                problems.push(format!("total is {}, not a number", kind.describe()));
-            }
-            if let Some(kind) = params.message_invalid {
-                problems.push(format!("message is {}, not a string", kind.describe()));
-            }
+            NumberField::Number(_) => {}
         }
-        if !problems.is_empty() {
-            out.push(ctx.diagnostic(
-                &META,
-                format!("malformed progress notification: {}", problems.join("; ")),
-            ));
+        if let NumberField::Invalid(kind) = params.total {
+            problems.push(format!("total is {}, not a number", kind.describe()));
         }
+        if let Some(kind) = params.message_invalid {
+            problems.push(format!("message is {}, not a string", kind.describe()));
+        }
+    }
+    if !problems.is_empty() {
+        out.push(ctx.diagnostic(
+            &META,
+            format!("malformed progress notification: {}", problems.join("; ")),
+        ));
     }
 }
 

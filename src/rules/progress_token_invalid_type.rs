@@ -1,14 +1,16 @@
 //! `progress-token-invalid-type`: a progress token that is not a string or integer.
 
-use super::{Ctx, Rule};
-use crate::diagnostic::{Diagnostic, RuleMeta, Severity, SpecPage};
+use crate::diagnostic::Severity;
 use crate::event::{Body, KeyField};
-
-pub struct ProgressTokenInvalidType;
+use crate::protocol::{SpecPage, Versions};
+use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
 
 pub static META: RuleMeta = RuleMeta {
     id: "progress-token-invalid-type",
+    family: Family::Progress,
     default_severity: Severity::Error,
+    versions: Versions::ALL,
+    wants: Wants::REQUEST.and(Wants::NOTIFICATION),
     summary: "a progressToken is not a string or an integer",
     quote: "Progress tokens MUST be a string or integer value",
     spec: Some(SpecPage {
@@ -19,28 +21,22 @@ pub static META: RuleMeta = RuleMeta {
     help: "use a string or an integer as the progress token (integer 0 is valid)",
 };
 
-impl Rule for ProgressTokenInvalidType {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
+pub static RULE: Rule = Rule::on_events(&META, check);
 
-    fn check(&self, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
-        let Some(message) = ctx.message else { return };
-        let (field, place) = match &message.body {
-            Body::Request { params, .. } => {
-                (&params.meta_progress_token, "params._meta.progressToken")
-            }
-            Body::Notification { method, params } if method == "notifications/progress" => {
-                (&params.progress_token, "params.progressToken")
-            }
-            _ => return,
-        };
-        if let Some(KeyField::Invalid(kind)) = field {
-            out.push(ctx.diagnostic(
-                &META,
-                format!("{place} is {}, not a string or integer", kind.describe()),
-            ));
+fn check(ctx: &Ctx, out: &mut Out) {
+    let Some(message) = ctx.message else { return };
+    let (field, place) = match &message.body {
+        Body::Request { params, .. } => (&params.meta_progress_token, "params._meta.progressToken"),
+        Body::Notification { method, params } if method == "notifications/progress" => {
+            (&params.progress_token, "params.progressToken")
         }
+        _ => return,
+    };
+    if let Some(KeyField::Invalid(kind)) = field {
+        out.push(ctx.diagnostic(
+            &META,
+            format!("{place} is {}, not a string or integer", kind.describe()),
+        ));
     }
 }
 

@@ -1,14 +1,16 @@
 //! `progress-unknown-token`: progress for a token no request of the peer carried.
 
-use super::{Ctx, Rule};
-use crate::diagnostic::{Diagnostic, RuleMeta, Severity, SpecPage};
+use crate::diagnostic::Severity;
 use crate::engine::{Facts, ProgressTarget};
-
-pub struct ProgressUnknownToken;
+use crate::protocol::{SpecPage, Versions};
+use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
 
 pub static META: RuleMeta = RuleMeta {
     id: "progress-unknown-token",
+    family: Family::Progress,
     default_severity: Severity::Error,
+    versions: Versions::ALL,
+    wants: Wants::NOTIFICATION,
     summary: "progress for a token that no active request of the other side carried",
     quote: "Progress notifications MUST only reference tokens that: Were provided in an active request; Are associated with an in-progress operation",
     spec: Some(SpecPage {
@@ -19,28 +21,24 @@ pub static META: RuleMeta = RuleMeta {
     help: "send progress only with the exact progressToken from the _meta of the request being worked on (1 and \"1\" are different tokens)",
 };
 
-impl Rule for ProgressUnknownToken {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
+pub static RULE: Rule = Rule::on_events(&META, check);
 
-    fn check(&self, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
-        let (Facts::Progress(ProgressTarget::Unknown(token)), Some(from)) = (&ctx.facts, ctx.from)
-        else {
-            return;
-        };
-        let mut diagnostic = ctx
-            .diagnostic(
-                &META,
-                format!(
-                    "{from} sends progress for token {token}, which no request of the {} carried",
-                    from.peer()
-                ),
-            )
-            .with_progress_token(token);
-        diagnostic = diagnostic.lowered_unless_proven(ctx, Severity::Info);
-        out.push(diagnostic);
-    }
+fn check(ctx: &Ctx, out: &mut Out) {
+    let (Facts::Progress(ProgressTarget::Unknown(token)), Some(from)) = (&ctx.facts, ctx.from)
+    else {
+        return;
+    };
+    let mut diagnostic = ctx
+        .diagnostic(
+            &META,
+            format!(
+                "{from} sends progress for token {token}, which no request of the {} carried",
+                from.peer()
+            ),
+        )
+        .with_progress_token(token);
+    diagnostic = diagnostic.lowered_unless_proven(ctx, Severity::Info);
+    out.push(diagnostic);
 }
 
 #[cfg(test)]

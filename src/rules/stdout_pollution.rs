@@ -1,14 +1,16 @@
 //! `stdout-pollution`: a server wrote non-protocol output on its stdout.
 
-use super::{Ctx, Rule};
-use crate::diagnostic::{Diagnostic, RuleMeta, Severity, SpecPage};
+use crate::diagnostic::Severity;
 use crate::event::{Payload, Transport};
-
-pub struct StdoutPollution;
+use crate::protocol::{SpecPage, Versions};
+use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
 
 pub static META: RuleMeta = RuleMeta {
     id: "stdout-pollution",
+    family: Family::Stdio,
     default_severity: Severity::Error,
+    versions: Versions::ALL,
+    wants: Wants::TRANSPORT,
     summary: "a server wrote output that is not an MCP message on its stdout",
     quote: "The server MUST NOT write anything to its stdout that is not a valid MCP message.",
     spec: Some(SpecPage {
@@ -19,25 +21,21 @@ pub static META: RuleMeta = RuleMeta {
     help: "send logs and banners to stderr (or as notifications/message); stdout carries only newline-delimited JSON-RPC messages",
 };
 
-impl Rule for StdoutPollution {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
+pub static RULE: Rule = Rule::on_events(&META, check);
 
-    fn check(&self, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
-        if let Payload::Transport(Transport::NotProtocol(seen)) = &ctx.event.payload {
-            let from = ctx.from.map_or("the server", |side| side.as_str());
-            out.push(
-                ctx.diagnostic(
-                    &META,
-                    format!(
-                        "{from} wrote non-protocol output on stdout: {}",
-                        crate::sanitize::display_bytes(seen.as_bytes(), 120)
-                    ),
-                )
-                .with_label("reported here"),
-            );
-        }
+fn check(ctx: &Ctx, out: &mut Out) {
+    if let Payload::Transport(Transport::NotProtocol(seen)) = &ctx.event.payload {
+        let from = ctx.from.map_or("the server", |side| side.as_str());
+        out.push(
+            ctx.diagnostic(
+                &META,
+                format!(
+                    "{from} wrote non-protocol output on stdout: {}",
+                    crate::sanitize::display_bytes(seen.as_bytes(), 120)
+                ),
+            )
+            .with_label("reported here"),
+        );
     }
 }
 

@@ -1,15 +1,18 @@
 //! `unanswered-request`: a request with neither response nor cancellation at session end.
 
-use super::{describe_request, new_diagnostic, Rule};
-use crate::diagnostic::{Diagnostic, RuleMeta, Severity, SpecPage};
+use super::describe_request;
+use crate::diagnostic::Severity;
 use crate::engine::{RequestState, Session};
 use crate::event::Side;
-
-pub struct UnansweredRequest;
+use crate::protocol::{SpecPage, Versions};
+use crate::rule::{Family, Out, Rule, RuleMeta, Wants};
 
 pub static META: RuleMeta = RuleMeta {
     id: "unanswered-request",
+    family: Family::Cancel,
     default_severity: Severity::Info,
+    versions: Versions::ALL,
+    wants: Wants::NOTHING,
     summary: "a request has neither a response nor a cancellation when its session ends",
     quote: "When the request has not received a success or error response within the timeout period, the sender SHOULD issue a cancellation notification for that request and stop waiting for a response.",
     spec: Some(SpecPage {
@@ -20,63 +23,59 @@ pub static META: RuleMeta = RuleMeta {
     help: "if the recording ended early this is expected; otherwise the receiver lost the request, or the requester should have cancelled it after a timeout",
 };
 
-impl Rule for UnansweredRequest {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
+pub static RULE: Rule = Rule::on_session_end(&META, session_end);
 
-    fn session_end(&self, session: &Session, out: &mut Vec<Diagnostic>) {
-        for side in [Side::Client, Side::Server] {
-            let registry = session.side(side);
-            let mut open: Vec<_> = registry
-                .open
-                .values()
-                .filter(|r| {
-                    r.state == RequestState::Running && !session.ambiguous_responses.contains(&r.id)
-                })
-                .collect();
-            open.sort_by_key(|r| r.seq);
-            let closed = session.side(side.peer()).closed;
-            for request in open {
-                let mut diagnostic = new_diagnostic(
-                    &META,
-                    session,
-                    request.location,
-                    if request.method == "initialize" {
-                        // A cancellation of initialize does not count: it is not allowed.
-                        format!(
-                            "{} got no response before the session ended",
-                            describe_request(side, &request.view())
-                        )
-                    } else {
-                        format!(
-                            "{} got neither a response nor a cancellation before the session ended",
-                            describe_request(side, &request.view())
-                        )
-                    },
-                )
-                .with_request_id(&request.id);
-                diagnostic.from = Some(side);
-                if request.unanswered_copies > 0 {
-                    diagnostic = diagnostic.with_note(format!(
-                        "{} earlier request(s) with the same id are unanswered too",
-                        request.unanswered_copies
-                    ));
-                }
-                if let Some(aborted) = request
-                    .stream
-                    .as_deref()
-                    .and_then(|s| session.aborted_streams.get(s))
-                {
-                    diagnostic =
-                        diagnostic.with_related(*aborted, "its stream ended before the response");
-                }
-                if let Some(closed) = closed {
-                    diagnostic = diagnostic
-                        .with_related(closed, format!("the {} closed its end here", side.peer()));
-                }
-                out.push(diagnostic);
+fn session_end(session: &Session, out: &mut Out) {
+    for side in [Side::Client, Side::Server] {
+        let registry = session.side(side);
+        let mut open: Vec<_> = registry
+            .open
+            .values()
+            .filter(|r| {
+                r.state == RequestState::Running && !session.ambiguous_responses.contains(&r.id)
+            })
+            .collect();
+        open.sort_by_key(|r| r.seq);
+        let closed = session.side(side.peer()).closed;
+        for request in open {
+            let mut diagnostic = super::new_diagnostic(
+                &META,
+                session,
+                request.location,
+                if request.method == "initialize" {
+                    // A cancellation of initialize does not count: it is not allowed.
+                    format!(
+                        "{} got no response before the session ended",
+                        describe_request(side, &request.view())
+                    )
+                } else {
+                    format!(
+                        "{} got neither a response nor a cancellation before the session ended",
+                        describe_request(side, &request.view())
+                    )
+                },
+            )
+            .with_request_id(&request.id);
+            diagnostic.from = Some(side);
+            if request.unanswered_copies > 0 {
+                diagnostic = diagnostic.with_note(format!(
+                    "{} earlier request(s) with the same id are unanswered too",
+                    request.unanswered_copies
+                ));
             }
+            if let Some(aborted) = request
+                .stream
+                .as_deref()
+                .and_then(|s| session.aborted_streams.get(s))
+            {
+                diagnostic =
+                    diagnostic.with_related(*aborted, "its stream ended before the response");
+            }
+            if let Some(closed) = closed {
+                diagnostic = diagnostic
+                    .with_related(closed, format!("the {} closed its end here", side.peer()));
+            }
+            out.push(diagnostic);
         }
     }
 }
