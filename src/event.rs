@@ -238,6 +238,40 @@ pub struct Message {
     pub problems: Vec<ShapeProblem>,
     /// Index inside a batch (`None` for a message that is the whole line).
     pub batch_index: Option<u32>,
+    /// The members as written, for rules that read more than the lean fields.
+    pub members: Members,
+}
+
+/// A JSON value as written in the trace (valid JSON, no surrounding space).
+/// Typed views are parsed from it on demand.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Json(Box<str>);
+
+impl Json {
+    pub(crate) fn of(raw: &serde_json::value::RawValue) -> Json {
+        Json(raw.get().into())
+    }
+
+    pub fn text(&self) -> &str {
+        &self.0
+    }
+
+    /// The value as `T`, if it has that shape.
+    pub fn parse<'a, T: serde::Deserialize<'a>>(&'a self) -> Option<T> {
+        serde_json::from_str(&self.0).ok()
+    }
+
+    pub fn value(&self) -> Option<serde_json::Value> {
+        self.parse()
+    }
+}
+
+/// A message's `params`, `result` and `error` members as written.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Members {
+    pub params: Option<Json>,
+    pub result: Option<Json>,
+    pub error: Option<Json>,
 }
 
 impl Message {

@@ -12,8 +12,8 @@ use serde::de::{self, Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAcces
 use serde_json::value::RawValue;
 
 use crate::event::{
-    Body, JsonKind, Key, KeyField, Message, Method, NumberField, Outcome, Params, ProgressToken,
-    RequestId, ShapeProblem,
+    Body, Json, JsonKind, Key, KeyField, Members, Message, Method, NumberField, Outcome, Params,
+    ProgressToken, RequestId, ShapeProblem,
 };
 
 /// Deserializes a member that is present, keeping `null` as a value rather
@@ -126,8 +126,8 @@ pub(crate) struct RawMessage<'a> {
     id: Option<&'a RawValue>,
     #[serde(default, borrow, deserialize_with = "present")]
     method: Option<&'a RawValue>,
-    #[serde(default, borrow, deserialize_with = "present_object")]
-    params: Option<ObjectOr<RawParams<'a>>>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    params: Option<&'a RawValue>,
     #[serde(default, borrow, deserialize_with = "present")]
     result: Option<&'a RawValue>,
     #[serde(default, borrow, deserialize_with = "present")]
@@ -262,7 +262,9 @@ fn method_name(name: Cow<'_, str>) -> Method {
     }
 }
 
-fn params_of(raw: Option<ObjectOr<RawParams<'_>>>, problems: &mut Vec<ShapeProblem>) -> Params {
+fn params_of(raw: Option<&RawValue>, problems: &mut Vec<ShapeProblem>) -> Params {
+    // The whole line already parsed, so the member is valid JSON.
+    let raw = raw.and_then(|raw| serde_json::from_str::<ObjectOr<RawParams>>(raw.get()).ok());
     let raw = match raw {
         None => return Params::default(),
         Some(ObjectOr::Object(p)) => p,
@@ -347,6 +349,7 @@ pub(crate) fn message_of(raw: ObjectOr<RawMessage<'_>>, batch_index: Option<u32>
                 body: Body::Unclassifiable,
                 problems: vec![ShapeProblem::NotAnObject(kind)],
                 batch_index,
+                members: Members::default(),
             }
         }
     };
@@ -399,10 +402,16 @@ pub(crate) fn message_of(raw: ObjectOr<RawMessage<'_>>, batch_index: Option<u32>
         problems.push(ShapeProblem::NoMethodNoResult);
         Body::Unclassifiable
     };
+    let members = Members {
+        params: raw.params.map(Json::of),
+        result: raw.result.map(Json::of),
+        error: raw.error.map(Json::of),
+    };
     Message {
         body,
         problems,
         batch_index,
+        members,
     }
 }
 
@@ -443,6 +452,7 @@ pub(crate) fn messages_of(raw: OneOrBatch<'_>, mut each: impl FnMut(Message)) {
             body: Body::Unclassifiable,
             problems: vec![ShapeProblem::EmptyBatch],
             batch_index: None,
+            members: Members::default(),
         }),
         OneOrBatch::Batch(items) => {
             for (i, item) in items.into_iter().enumerate() {
