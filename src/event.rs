@@ -346,6 +346,8 @@ pub enum Unreadable {
     Envelope(String),
 }
 
+// Messages are nearly every event: boxing them would cost an allocation each.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum Payload {
     Message(Message),
