@@ -10,6 +10,7 @@ use crate::diagnostic::Severity;
 use crate::engine::Engine;
 use crate::input::{self, InputError, InputPath, SourceText};
 use crate::lint::Linter;
+use crate::protocol::Version;
 use crate::report::{OutputFormat, Report, SourceInfo};
 use crate::rule::Rule;
 use crate::rules;
@@ -95,6 +96,19 @@ pub struct Cli {
     /// List the rules and exit.
     #[arg(long)]
     pub list_rules: bool,
+
+    /// The protocol version of traces that start after the handshake
+    /// (2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25 or 2026-07-28); an
+    /// initialize result in the trace overrides it.
+    #[arg(long, value_name = "VERSION", value_parser = parse_version)]
+    pub protocol_version: Option<Version>,
+}
+
+fn parse_version(text: &str) -> Result<Version, String> {
+    Version::parse(text).ok_or_else(|| {
+        let known: Vec<&str> = Version::ALL.iter().map(|v| v.as_str()).collect();
+        format!("not a protocol version (known: {})", known.join(", "))
+    })
 }
 
 fn error(message: impl std::fmt::Display) {
@@ -208,7 +222,8 @@ pub fn run(cli: Cli) -> u8 {
     for InputError { name, message } in &walk_errors {
         error(format!("{name}: {message}"));
     }
-    let mut linter = Linter::new(Engine::new(rules), format);
+    let engine = Engine::new(rules).assuming_version(cli.protocol_version);
+    let mut linter = Linter::new(engine, format);
     let mut texts: Vec<Option<SourceText>> = Vec::with_capacity(inputs.len());
     let mut files = 0;
     for (index, input) in inputs.iter().enumerate() {

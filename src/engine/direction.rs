@@ -7,7 +7,8 @@ use crate::event::{Body, KeyField, Message, Side};
 use crate::protocol::methods::senders_in_any_version;
 use crate::protocol::Senders;
 
-use super::session::{Registry, Session};
+use super::requests::Registry;
+use super::session::Session;
 
 /// The one side for which `holds` is true, or an explanation.
 fn only_side(session: &Session, holds: impl Fn(&Registry) -> bool) -> Option<Side> {

@@ -7,7 +7,8 @@
 
 use crate::event::{Body, JsonKind, KeyField, Location, Message, ProgressToken, RequestId, Side};
 
-use super::session::{Request, RequestState, RequestView, Session};
+use super::requests::{Request, RequestState, RequestView};
+use super::session::Session;
 
 #[derive(Debug)]
 pub enum Facts<'s> {
@@ -111,7 +112,7 @@ pub(crate) fn classify<'s>(session: &'s Session, from: Side, message: &Message) 
         } if !method.starts_with("notifications/") => {
             let sender = session.side(from);
             let earlier = sender.request(id).filter(|r| {
-                session.era != Some(crate::protocol::Era::Stateless) || r.is_outstanding()
+                session.era() != Some(crate::protocol::Era::Stateless) || r.is_outstanding()
             });
             let token_holder = match &params.meta_progress_token {
                 Some(KeyField::Valid(token)) => sender

@@ -7,7 +7,10 @@
 
 pub mod direction;
 pub mod facts;
+pub mod lifecycle;
+pub mod requests;
 pub mod session;
+pub mod streams;
 
 use foldhash::{HashMap, HashMapExt};
 
@@ -19,9 +22,10 @@ use crate::protocol::{Version, Versions};
 use crate::rule::{Ctx, Rule, Wants};
 
 pub use facts::{CancelTarget, Facts, ProgressTarget, RequestFacts, ResponseTarget};
-pub use session::{
-    Answered, Cancel, Registry, Request, RequestState, RequestView, Session, StreamInfo, Unreadable,
-};
+pub use lifecycle::{Capabilities, Lifecycle};
+pub use requests::{Answered, Cancel, Registry, Request, RequestState, RequestView, Unreadable};
+pub use session::Session;
+pub use streams::{HttpStreams, StreamInfo};
 
 /// Counts for the summary line.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -49,6 +53,8 @@ pub struct Engine {
     slots: Vec<Option<Session>>,
     diagnostics: Vec<Diagnostic>,
     stats: Stats,
+    /// The version to assume until a session shows its own.
+    assumed_version: Option<Version>,
 }
 
 impl Engine {
@@ -60,7 +66,14 @@ impl Engine {
             slots: Vec::new(),
             diagnostics: Vec::new(),
             stats: Stats::default(),
+            assumed_version: None,
         }
+    }
+
+    /// Assumes `version` for sessions whose trace starts after the handshake.
+    pub fn assuming_version(mut self, version: Option<Version>) -> Self {
+        self.assumed_version = version;
+        self
     }
 
     fn slot_index(&mut self, source: u32, name: Option<&str>) -> usize {
@@ -73,8 +86,11 @@ impl Engine {
             return index;
         }
         let index = self.slots.len();
-        self.slots
-            .push(Some(Session::new(source, name.map(Into::into))));
+        self.slots.push(Some(Session::new(
+            source,
+            name.map(Into::into),
+            self.assumed_version,
+        )));
         match name {
             None => sessions.default = Some(index),
             Some(name) => {
@@ -91,7 +107,7 @@ impl Engine {
         let source = event.location.source;
         if let Payload::Unreadable(_) = &event.payload {
             // An unreadable line names no session it could belong to.
-            let scratch = Session::new(source, None);
+            let scratch = Session::new(source, None, self.assumed_version);
             let sessions = self.sources.entry(source).or_default();
             let ctx = Ctx {
                 event,
@@ -114,7 +130,7 @@ impl Engine {
         };
         if let Payload::Transport(Transport::Http(http)) = &event.payload {
             // The exchange shows the transport, and so the versions it allows.
-            session.note_http_transport(http.sse_endpoint);
+            session.http.note_transport(http);
         }
         let mut ctx = Ctx {
             event,
@@ -135,20 +151,11 @@ impl Engine {
                         session.note_closed(from, event.location)
                     }
                     (Payload::Transport(Transport::StreamAborted(_)), _, Some(stream)) => {
-                        session
-                            .aborted_streams
-                            .insert(stream.as_str().into(), event.location);
+                        session.http.abort(stream, event.location);
                     }
                     (Payload::Transport(Transport::Http(http)), _, stream) => {
                         if let Some(stream) = stream {
-                            session.streams.insert(
-                                stream.as_str().into(),
-                                StreamInfo {
-                                    method: http.method.clone(),
-                                    resumes: http.resumes,
-                                    legacy_sse: http.sse_endpoint,
-                                },
-                            );
+                            session.http.open(stream, http);
                         }
                         if let Some(id) = &http.assigned_session {
                             sessions

@@ -43,7 +43,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
     if here == home {
         return;
     }
-    let Some(stream) = ctx.session.streams.get(here) else {
+    let Some(stream) = ctx.session.http.streams.get(here) else {
         return;
     };
     let on_get = stream.method == "GET";

@@ -97,7 +97,7 @@ pub fn new_diagnostic(
     Diagnostic::new(
         meta,
         session.name.clone(),
-        session.version,
+        session.version(),
         location,
         message,
     )

@@ -37,10 +37,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
     else {
         return;
     };
-    let Some(aborted) = request
-        .stream
-        .and_then(|s| ctx.session.aborted_streams.get(s))
-    else {
+    let Some(aborted) = request.stream.and_then(|s| ctx.session.http.aborted.get(s)) else {
         return;
     };
     let request_name = describe_request(from.peer(), request);

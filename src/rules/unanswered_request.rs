@@ -66,7 +66,7 @@ fn session_end(session: &Session, out: &mut Out) {
             if let Some(aborted) = request
                 .stream
                 .as_deref()
-                .and_then(|s| session.aborted_streams.get(s))
+                .and_then(|s| session.http.aborted.get(s))
             {
                 diagnostic =
                     diagnostic.with_related(*aborted, "its stream ended before the response");
