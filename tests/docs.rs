@@ -87,6 +87,34 @@ fn run_binary(trace: &str, extension: &str) -> (String, i32) {
     )
 }
 
+/// The value of a `| Name | value |` row of the page's table.
+fn table_row<'p>(page: &'p str, name: &str) -> Option<&'p str> {
+    page.lines()
+        .find_map(|l| l.strip_prefix(&format!("| {name} | ")))
+        .map(|rest| rest.trim_end().trim_end_matches('|').trim())
+}
+
+/// The page's Severity row starts with the default severity, and its
+/// "Applies to" row with the versions of the metadata (qualifiers may follow
+/// after a semicolon).
+fn table_matches_meta(page: &str, meta: &mcp_lint::rule::RuleMeta) -> Result<(), String> {
+    let severity = table_row(page, "Severity").ok_or("the table has no Severity row")?;
+    let default = meta.default_severity.as_str();
+    if severity.split([' ', ';', ',']).next() != Some(default) {
+        return Err(format!(
+            "the Severity row {severity:?} does not start with the default severity {default:?}"
+        ));
+    }
+    let applies = table_row(page, "Applies to").ok_or("the table has no \"Applies to\" row")?;
+    let versions = meta.versions.describe();
+    if applies != versions && !applies.starts_with(&format!("{versions};")) {
+        return Err(format!(
+            "the \"Applies to\" row {applies:?} is not {versions:?} (qualifiers may follow after \";\")"
+        ));
+    }
+    Ok(())
+}
+
 #[test]
 fn every_rule_has_a_page_and_every_page_a_rule() {
     let mut missing = Vec::new();
@@ -128,6 +156,9 @@ fn rule_pages_examples_hold() {
             if !page.contains(section) {
                 fail(format!("missing section {section:?}"));
             }
+        }
+        if let Err(why) = table_matches_meta(&page, meta) {
+            fail(why);
         }
         if !meta.quote.is_empty() && !page.contains(meta.quote) {
             fail(format!(

@@ -105,6 +105,11 @@ impl Lifecycle {
                     ("initialize", KeyField::Valid(id), Side::Client) => {
                         self.note_initialize(id, message, location)
                     }
+                    // Sent with an id by mistake (notification-with-id says
+                    // so); the client still meant it.
+                    ("notifications/initialized", _, Side::Client) => {
+                        self.initialized.get_or_insert(location);
+                    }
                     _ => {}
                 }
             }

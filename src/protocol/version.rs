@@ -157,7 +157,7 @@ impl Versions {
         match () {
             _ if self == Versions::ALL => "every protocol version".into(),
             _ if first == last => first.to_string(),
-            _ if contiguous && *last == Version::V2026_07_28 => format!("{first} on"),
+            _ if contiguous && *last == Version::V2026_07_28 => format!("{first} and later"),
             _ if contiguous => format!("{first} to {last}"),
             _ => members
                 .iter()
@@ -193,7 +193,10 @@ mod tests {
     fn sets_describe_themselves() {
         assert_eq!(Versions::ALL.describe(), "every protocol version");
         assert_eq!(Versions::only(V2025_03_26).describe(), "2025-03-26");
-        assert_eq!(Versions::from(V2025_06_18).describe(), "2025-06-18 on");
+        assert_eq!(
+            Versions::from(V2025_06_18).describe(),
+            "2025-06-18 and later"
+        );
         assert_eq!(Versions::HANDSHAKE.describe(), "2024-11-05 to 2025-11-25");
         assert_eq!(Era::Handshake.versions(), Versions::HANDSHAKE);
         assert!(Versions::HANDSHAKE.covers(Versions::only(V2025_11_25)));
