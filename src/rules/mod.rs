@@ -151,11 +151,7 @@ const UNREADABLE_NOTE: &str =
 
 /// How a side names a request in messages: "client request 3 (tools/call)".
 pub(crate) fn describe_request(side: Side, request: &crate::engine::RequestView) -> String {
-    format!(
-        "{side} request {} ({})",
-        request.id,
-        crate::sanitize::escape_controls(request.method)
-    )
+    format!("{side} request {} ({})", request.id, request.method)
 }
 
 /// A JSON number as people write it: `3`, `0.5`, `1e-300`.

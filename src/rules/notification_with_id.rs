@@ -36,10 +36,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
     };
     let mut diagnostic = ctx.diagnostic(
         &META,
-        format!(
-            "notification {} is sent with id {shown}",
-            crate::sanitize::escape_controls(method)
-        ),
+        format!("notification {} is sent with id {shown}", method),
     );
     if let KeyField::Valid(id) = id {
         diagnostic = diagnostic.with_request_id(id);

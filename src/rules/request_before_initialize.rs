@@ -37,7 +37,6 @@ fn check(ctx: &Ctx, out: &mut Out) {
     let Some((_, init_location)) = &lifecycle.initialize else {
         return;
     };
-    let method = crate::sanitize::escape_controls(method);
     let (message, related) = match (from, lifecycle.initialize_response, lifecycle.initialized) {
         // The client waits for the initialize response even if it sent
         // `initialized` too early.
