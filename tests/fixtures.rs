@@ -1,7 +1,9 @@
 //! Every trace in testdata/ is linted by the real binary and its diagnostics
 //! are snapshotted (tests/snapshots/). Fixtures under `testdata/rules/<rule-id>/`
 //! also state their expectation by name: `bad-*` must produce that rule,
-//! `good-*` must produce nothing at all.
+//! `good-*` must produce nothing at all; the realistic sessions of
+//! `testdata/sessions/` (one per protocol version, and both eras on one
+//! endpoint) must produce nothing at all.
 
 use std::path::Path;
 use std::process::Command;
@@ -35,6 +37,11 @@ fn fixtures_match_their_snapshots_and_names() {
             .replace('\\', "/");
         let (output, code) = lint(&testdata, &relative);
         let parts: Vec<&str> = relative.split('/').collect();
+        if let ["sessions", file] = parts.as_slice() {
+            // Realistic sessions, one per protocol version: no finding at all.
+            assert_eq!(code, 0, "{file} is not clean:\n{output}");
+            assert_eq!(output.lines().count(), 1, "{file} is not clean:\n{output}");
+        }
         if let ["rules", rule, file] = parts.as_slice() {
             assert!(
                 mcp_lint::rules::find(rule).is_some(),
