@@ -114,7 +114,8 @@ impl Engine {
                 message: None,
                 from: None,
                 session: &scratch,
-                version: None,
+                versions: scratch.possible_versions(),
+                version: scratch.version(),
                 facts: Facts::None,
                 source_unreadable: sessions.unreadable.last(),
                 assigned_sessions: &sessions.assigned_sessions,
@@ -132,12 +133,14 @@ impl Engine {
             // The exchange shows the transport, and so the versions it allows.
             session.http.note_transport(http);
         }
+        let versions = versions_of(session, event);
         let mut ctx = Ctx {
             event,
             message: None,
             from: event.from,
             session,
-            version: versions_of(session, event).single(),
+            versions,
+            version: versions.single(),
             facts: Facts::None,
             source_unreadable: sessions.unreadable.last(),
             assigned_sessions: &sessions.assigned_sessions,
@@ -290,12 +293,8 @@ impl Rules {
     /// revision the message may be read in.
     fn run(&self, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
         let kind = Wants::of(ctx.event);
-        let possible = match ctx.version {
-            Some(version) => Versions::only(version),
-            None => versions_of(ctx.session, ctx.event),
-        };
         for rule in &self.all {
-            if rule.meta.wants.includes(kind) && rule.meta.versions.covers(possible) {
+            if rule.meta.wants.includes(kind) && rule.meta.versions.covers(ctx.versions) {
                 (rule.check)(ctx, out);
             }
         }
