@@ -17,7 +17,7 @@ use foldhash::{HashMap, HashMapExt};
 use crate::diagnostic::Diagnostic;
 use compact_str::CompactString;
 
-use crate::event::{Body, Event, KeyField, Location, Outcome, Payload, Transport};
+use crate::event::{Body, Event, KeyField, Location, Outcome, Payload, Side, Transport};
 use crate::protocol::{Version, Versions};
 use crate::rule::{Ctx, Rule, Wants};
 
@@ -301,6 +301,24 @@ impl Rules {
     }
 }
 
+/// The revision the request a response answers named, if it named one.
+fn answered_request_version(session: &Session, event: &Event) -> Option<Version> {
+    let Payload::Message(message) = &event.payload else {
+        return None;
+    };
+    let Body::Response {
+        id: Some(KeyField::Valid(id)),
+        ..
+    } = &message.body
+    else {
+        return None;
+    };
+    [Side::Client, Side::Server]
+        .into_iter()
+        .filter_map(|side| session.side(side).open.get(id))
+        .find_map(|request| request.named_version)
+}
+
 /// The revisions an event may be read in: a 2026-07-28 request names its
 /// own; an HTTP exchange is of that revision when it carries one and of the
 /// handshake era when it does not (2026-07-28 requests must name theirs);
@@ -314,6 +332,9 @@ fn versions_of(session: &Session, event: &Event) -> Versions {
     };
     if let Some(named) = named {
         return Versions::only(Version::nearest(named));
+    }
+    if let Some(answered) = answered_request_version(session, event) {
+        return Versions::only(answered);
     }
     match &event.payload {
         Payload::Transport(Transport::Http(http)) if http.modern => {
