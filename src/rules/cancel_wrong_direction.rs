@@ -99,4 +99,13 @@ mod tests {
         let trace = format!("{HANDSHAKE}{SERVER_CANCELS_1}");
         assert_eq!(findings("cancel-wrong-direction", &trace), []);
     }
+
+    #[test]
+    fn fires_when_the_client_cancels_a_server_request() {
+        let elicitation =
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","id":7,"method":"elicitation/create"}}"#;
+        let cancel = r#"{"from":"client","msg":{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7}}}"#;
+        let trace = format!("{HANDSHAKE}{CALL}\n{elicitation}\n{cancel}");
+        assert_eq!(findings("cancel-wrong-direction", &trace), [(6, Error)]);
+    }
 }

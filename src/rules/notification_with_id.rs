@@ -91,4 +91,12 @@ mod tests {
         ];
         assert_eq!(check(&lines), []);
     }
+
+    #[test]
+    fn fires_on_notifications_initialized_sent_with_an_id() {
+        let initialize = HANDSHAKE.lines().take(2).collect::<Vec<_>>().join("\n");
+        let initialized = r#"{"from":"client","msg":{"jsonrpc":"2.0","id":1,"method":"notifications/initialized"}}"#;
+        let trace = format!("{initialize}\n{initialized}");
+        assert_eq!(findings("notification-with-id", &trace), [(3, Error)]);
+    }
 }

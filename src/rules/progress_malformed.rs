@@ -126,4 +126,23 @@ mod tests {
         ];
         assert_eq!(check(&lines), []);
     }
+
+    /// Server progress whose params are `params` (a JSON text).
+    fn progress(params: &str) -> String {
+        format!(
+            r#"{{"from":"server","msg":{{"jsonrpc":"2.0","method":"notifications/progress","params":{params}}}}}"#
+        )
+    }
+
+    #[test]
+    fn fires_on_a_null_total_and_a_null_message() {
+        let progress = progress(r#"{"progressToken":1,"progress":25,"total":null,"message":null}"#);
+        assert_eq!(check(&[CALL, &progress]), [(5, Error)]);
+    }
+
+    #[test]
+    fn fires_on_a_string_total_and_an_object_message() {
+        let progress = progress(r#"{"progressToken":1,"progress":25,"total":"100","message":{}}"#);
+        assert_eq!(check(&[CALL, &progress]), [(5, Error)]);
+    }
 }

@@ -128,4 +128,14 @@ mod tests {
         assert_eq!(check(&lines), []);
         assert_eq!(check(&[TOOLS_LIST]), []);
     }
+
+    #[test]
+    fn warns_when_initialized_was_sent_before_the_result() {
+        // notifications/initialized does not end the handshake on its own.
+        let [initialize, result, initialized] = handshake();
+        assert_eq!(
+            check(&[initialize, initialized, TOOLS_LIST, result]),
+            [(3, Warning)]
+        );
+    }
 }

@@ -164,4 +164,15 @@ mod tests {
         .join("\n");
         assert_eq!(findings("unanswered-request", &trace), []);
     }
+
+    #[test]
+    fn info_even_when_the_trace_starts_mid_session() {
+        let trace = [
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":57,"method":"resources/read"}}"#,
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":58,"method":"tools/call"}}"#,
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","id":57,"result":{"contents":[]}}}"#,
+        ]
+        .join("\n");
+        assert_eq!(findings("unanswered-request", &trace), [(2, Info)]);
+    }
 }
