@@ -59,6 +59,10 @@ pub enum ProgressTarget<'s> {
     Cancelled(RequestView<'s>),
     /// The peer's request that last carried the token was answered.
     Completed(RequestView<'s>),
+    /// More than one running request of the peer carries the token (a
+    /// reuse, reported once by its own rule): the progress may be any
+    /// one's, so nothing follows from it until only one of them is left.
+    Ambiguous(RequestView<'s>),
     /// Only a request of the sender itself carries the token.
     OwnToken(RequestView<'s>),
     Unknown(ProgressToken),
@@ -204,7 +208,11 @@ fn progress_target<'s>(
     from: Side,
     token: &ProgressToken,
 ) -> ProgressTarget<'s> {
-    if let Some(request) = session.side(from.peer()).token_holder(token) {
+    let peer = session.side(from.peer());
+    if let Some(request) = peer.token_holder(token) {
+        if peer.token_ambiguous(token) {
+            return ProgressTarget::Ambiguous(request);
+        }
         return match request.state {
             RequestState::Running => ProgressTarget::Active(request),
             RequestState::CancelRequested => ProgressTarget::Cancelled(request),

@@ -71,6 +71,12 @@ pub struct Request {
     /// Earlier requests with the same id (a reuse) still waiting for their
     /// answers: the next answers are theirs, not duplicates.
     pub unanswered_copies: u32,
+    /// Whether the id was reused while an earlier request with it was open.
+    /// Until the last of them is answered, no answer says which one it
+    /// ended, so progress on any of their tokens is ambiguous.
+    pub shares_id: bool,
+    /// The tokens of those earlier requests.
+    pub earlier_tokens: Vec<ProgressToken>,
     /// The revision a 2026-07-28 request named: its answer is read in it,
     /// whatever the session's own version (one endpoint may serve both eras).
     pub named_version: Option<crate::protocol::Version>,
@@ -115,6 +121,11 @@ impl RequestView<'_> {
 }
 
 impl Request {
+    /// Every token this request (and the earlier ones with its id) carries.
+    fn tokens(&self) -> impl Iterator<Item = &ProgressToken> {
+        self.token.iter().chain(&self.earlier_tokens)
+    }
+
     pub fn view(&self) -> RequestView<'_> {
         RequestView {
             id: &self.id,
@@ -127,7 +138,9 @@ impl Request {
             response_stream: None,
             last_progress: self.last_progress,
             last_progress_stream: self.last_progress_stream.as_deref(),
-            stream: self.stream.as_deref(),
+            // With a shared id, which request (and stream) a message
+            // belongs to is unknown.
+            stream: self.stream.as_deref().filter(|_| !self.shares_id),
         }
     }
 }
@@ -158,8 +171,13 @@ pub struct Registry {
     pub open: HashMap<RequestId, Request>,
     /// This side's answered requests, by id.
     pub answered: HashMap<RequestId, Answered>,
-    /// Tokens of this side's running requests.
+    /// Tokens of this side's running requests; for a token several carry,
+    /// the latest of them.
     pub active_tokens: HashMap<ProgressToken, RequestId>,
+    /// For a token reused while active: the other running requests that
+    /// carry it. Progress on it may be any of theirs, so nothing follows
+    /// from it until only one of them is left.
+    pub shared_tokens: HashMap<ProgressToken, Vec<RequestId>>,
     /// For a token no longer active: the last request that carried it.
     pub released_tokens: HashMap<ProgressToken, RequestId>,
     /// `notifications/*` messages this side sent with an id, by that id.
@@ -201,18 +219,57 @@ impl Registry {
         }
     }
 
+    /// Whether progress on `token` may belong to more than one running
+    /// request: the token, or the id of the request holding it, was reused
+    /// while active (the reuse is reported once, by its own rule).
+    pub fn token_ambiguous(&self, token: &ProgressToken) -> bool {
+        self.shared_tokens.contains_key(token)
+            || self
+                .active_tokens
+                .get(token)
+                .and_then(|id| self.open.get(id))
+                .is_some_and(|holder| holder.shares_id)
+    }
+
     pub(crate) fn note_read(&mut self, request_stream: Option<Box<str>>, request_seq: u64) {
         let upto = self.read_upto.entry(request_stream).or_insert(0);
         *upto = (*upto).max(request_seq);
     }
 
-    fn release_token(&mut self, id: &RequestId, token: Option<&ProgressToken>) {
-        let Some(token) = token else { return };
-        // Only the request that holds the token may release it: a token
-        // reused by a later request stays with that request.
+    /// Request `id` ended (for its requester) and gives up `token`.
+    fn release_token(&mut self, id: &RequestId, token: &ProgressToken) {
         if self.active_tokens.get(token) == Some(id) {
-            self.active_tokens.remove(token);
-            self.released_tokens.insert(token.clone(), id.clone());
+            match self.take_sharer(token) {
+                // Shared: the token is the other request's alone now.
+                Some(other) => {
+                    self.active_tokens.insert(token.clone(), other);
+                }
+                None => {
+                    self.active_tokens.remove(token);
+                    self.released_tokens.insert(token.clone(), id.clone());
+                }
+            }
+        } else if let Some(sharers) = self.shared_tokens.get_mut(token) {
+            // An earlier sharer: a token reused by a later request stays with it.
+            sharers.retain(|sharer| sharer != id);
+            if sharers.is_empty() {
+                self.shared_tokens.remove(token);
+            }
+        }
+    }
+
+    fn take_sharer(&mut self, token: &ProgressToken) -> Option<RequestId> {
+        let sharers = self.shared_tokens.get_mut(token)?;
+        let other = sharers.pop();
+        if sharers.is_empty() {
+            self.shared_tokens.remove(token);
+        }
+        other
+    }
+
+    fn release_tokens(&mut self, request: &Request) {
+        for token in request.tokens() {
+            self.release_token(&request.id, token);
         }
     }
 }
@@ -221,18 +278,26 @@ impl Registry {
     /// This side sent a request with a valid id, at position `seq`.
     pub(crate) fn open(&mut self, request: Request) {
         let id = request.id.clone();
-        let unanswered_copies = self
-            .open
-            .get(&id)
-            .map_or(0, |earlier| earlier.unanswered_copies + 1);
+        let earlier = self.open.get(&id);
+        let unanswered_copies = earlier.map_or(0, |earlier| earlier.unanswered_copies + 1);
+        let earlier_tokens = earlier.map_or_else(Vec::new, |e| e.tokens().cloned().collect());
         if let Some(token) = &request.token {
-            self.active_tokens.insert(token.clone(), id.clone());
+            if let Some(holder) = self.active_tokens.insert(token.clone(), id.clone()) {
+                if holder != id {
+                    self.shared_tokens
+                        .entry(token.clone())
+                        .or_default()
+                        .push(holder);
+                }
+            }
             self.released_tokens.remove(token);
         }
         self.open.insert(
             id,
             Request {
                 unanswered_copies,
+                shares_id: earlier.is_some(),
+                earlier_tokens,
                 ..request
             },
         );
@@ -245,12 +310,15 @@ impl Registry {
         };
         request.state = RequestState::CancelRequested;
         request.cancel = Some(Box::new(cancel));
-        let token = request.token.clone();
-        self.release_token(id, token.as_ref());
+        let tokens: Vec<ProgressToken> = request.tokens().cloned().collect();
+        for token in &tokens {
+            self.release_token(id, token);
+        }
     }
 
     /// The peer answered this side's request `id`; returns where the request
-    /// was (its stream and position), to note what the peer had read.
+    /// was (its stream and position), to note what the peer had read. An
+    /// answer to a shared id proves nothing: it may be the earlier request's.
     pub(crate) fn answer(
         &mut self,
         id: &RequestId,
@@ -258,12 +326,12 @@ impl Registry {
         response_stream: Option<&str>,
     ) -> Option<(Option<Box<str>>, u64)> {
         let request = self.open.get_mut(id)?;
-        let read = (request.stream.clone(), request.seq);
+        let read = (!request.shares_id).then(|| (request.stream.clone(), request.seq));
         if request.unanswered_copies > 0 {
             // The answer to an earlier request that reused this id.
             request.unanswered_copies -= 1;
         } else if let Some(request) = self.open.remove(id) {
-            self.release_token(id, request.token.as_ref());
+            self.release_tokens(&request);
             self.answered.insert(
                 id.clone(),
                 Answered {
@@ -275,7 +343,7 @@ impl Registry {
                 },
             );
         }
-        Some(read)
+        read
     }
 
     /// The peer sent progress for this side's request `id`; returns where

@@ -169,6 +169,8 @@ impl Session {
                     last_progress_stream: None,
                     stream: stream.map(Into::into),
                     unanswered_copies: 0,
+                    shares_id: false,
+                    earlier_tokens: Vec::new(),
                     named_version: params
                         .meta_protocol_version
                         .as_deref()

@@ -120,6 +120,22 @@ mod tests {
     }
 
     #[test]
+    fn silent_when_two_running_requests_share_the_id() {
+        // The second starts while the first runs; the first's stream
+        // carries an answer, but either answer may be either request's.
+        let mut first = call(1, &[result(1)]);
+        first["startedDateTime"] = json!("2026-01-01T00:00:00.000Z");
+        first["time"] = json!(50);
+        first["timings"] = json!({"send": 1, "wait": 40, "receive": 9});
+        let mut second = call(1, &[result(1)]);
+        second["startedDateTime"] = json!("2026-01-01T00:00:00.010Z");
+        second["time"] = json!(50);
+        second["timings"] = json!({"send": 1, "wait": 40, "receive": 9});
+        let trace = har(&[first, second]);
+        assert_eq!(findings("http-response-stream", &trace), []);
+    }
+
+    #[test]
     fn warning_when_the_response_comes_on_another_posts_stream() {
         let trace = har(&[call(1, &[]), call(2, &[result(1), result(2)])]);
         assert_eq!(findings("http-response-stream", &trace), [(3, Warning)]);

@@ -138,4 +138,38 @@ mod tests {
         let partial = r#"{"from":"server","msg":{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":10,"total":40}}}"#;
         assert_eq!(check(&[CALL, partial, RESULT]), []);
     }
+
+    #[test]
+    fn silent_when_one_of_two_requests_sharing_the_token_ends_then_fires_after_both() {
+        let second = r#"{"from":"client","msg":{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"_meta":{"progressToken":"t"}}}}"#;
+        let second_result = r#"{"from":"server","msg":{"jsonrpc":"2.0","id":2,"result":{}}}"#;
+        // The newer request ends first: the progress is the older one's.
+        let lines = [
+            CALL,
+            second,
+            PROGRESS,
+            second_result,
+            PROGRESS,
+            RESULT,
+            PROGRESS,
+        ];
+        assert_eq!(check(&lines), [(10, Error)]);
+        let lines = [
+            CALL,
+            second,
+            PROGRESS,
+            RESULT,
+            PROGRESS,
+            second_result,
+            PROGRESS,
+        ];
+        assert_eq!(check(&lines), [(10, Error)]);
+    }
+
+    #[test]
+    fn silent_until_the_last_of_two_requests_sharing_an_id_is_answered() {
+        let second = r#"{"from":"client","msg":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"progressToken":"u"}}}}"#;
+        let lines = [CALL, second, RESULT, PROGRESS, RESULT, PROGRESS];
+        assert_eq!(check(&lines), [(9, Error)]);
+    }
 }

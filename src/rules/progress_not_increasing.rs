@@ -152,4 +152,50 @@ mod tests {
         ];
         assert_eq!(check(&lines), []);
     }
+
+    /// Client request `id` carrying token "t".
+    fn call(id: u64) -> String {
+        format!(
+            r#"{{"from":"client","msg":{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"_meta":{{"progressToken":"t"}}}}}}}}"#
+        )
+    }
+
+    fn answer(id: u64) -> String {
+        format!(r#"{{"from":"server","msg":{{"jsonrpc":"2.0","id":{id},"result":{{}}}}}}"#)
+    }
+
+    #[test]
+    fn silent_while_two_running_requests_share_the_token_then_checks_the_one_left() {
+        // 1 and 2 are request 1's, 1 is request 2's; after request 2 ends,
+        // 3 is request 1's own (above 2), and then 2 goes back.
+        let lines = [
+            call(1),
+            progress("t", r#""progress":1"#),
+            progress("t", r#""progress":2"#),
+            call(2),
+            progress("t", r#""progress":1"#),
+            answer(2),
+            progress("t", r#""progress":3"#),
+            progress("t", r#""progress":2"#),
+        ];
+        let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+        assert_eq!(check(&lines), [(11, Error)]);
+    }
+
+    #[test]
+    fn silent_while_two_running_requests_share_an_id() {
+        let second = r#"{"from":"client","msg":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"progressToken":"u"}}}}"#;
+        let lines = [
+            CALL,
+            &progress("t", r#""progress":5"#),
+            second,
+            &progress("u", r#""progress":1"#),
+            &progress("t", r#""progress":4"#),
+            &answer(1),
+            // Either request may have ended: still not attributable.
+            &progress("u", r#""progress":1"#),
+            &answer(1),
+        ];
+        assert_eq!(check(&lines), []);
+    }
 }
