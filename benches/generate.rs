@@ -3,10 +3,12 @@
 //!
 //! `cargo bench --bench generate -- /tmp/trace.jsonl 1024` (size in MiB);
 //! a path ending in `.har` gets a HAR capture of Streamable HTTP instead.
+//! A third argument is a path for the truth: where the violations and the
+//! benign races were injected (see `mcp_lint::generate::Label`).
 
 use std::io::BufWriter;
 
-use mcp_lint::generate::{generate, generate_har, GeneratorConfig};
+use mcp_lint::generate::{generate_har_with_truth, generate_with_truth, GeneratorConfig};
 
 fn main() -> std::io::Result<()> {
     // cargo passes --bench; the rest are ours.
@@ -20,7 +22,7 @@ fn main() -> std::io::Result<()> {
             .and_then(|m| m.parse::<u64>().ok())
             .unwrap_or(1024),
     ) else {
-        eprintln!("usage: cargo bench --bench generate -- PATH [MiB]");
+        eprintln!("usage: cargo bench --bench generate -- PATH [MiB] [TRUTH]");
         std::process::exit(2);
     };
     let config = GeneratorConfig {
@@ -28,14 +30,19 @@ fn main() -> std::io::Result<()> {
         ..GeneratorConfig::default()
     };
     let mut out = BufWriter::with_capacity(1 << 20, std::fs::File::create(path)?);
-    let stats = if path.ends_with(".har") {
-        generate_har(&config, &mut out)?
-    } else {
-        generate(&config, &mut out)?
+    let mut truth: Box<dyn std::io::Write> = match args.get(2) {
+        Some(truth) => Box::new(BufWriter::new(std::fs::File::create(truth)?)),
+        None => Box::new(std::io::sink()),
     };
+    let stats = if path.ends_with(".har") {
+        generate_har_with_truth(&config, &mut out, &mut truth)?
+    } else {
+        generate_with_truth(&config, &mut out, &mut truth)?
+    };
+    truth.flush()?;
     eprintln!(
-        "wrote {path}: {} bytes, {} lines, {} injected violations",
-        stats.bytes, stats.lines, stats.violations
+        "wrote {path}: {} bytes, {} lines, {} injected violations, {} races",
+        stats.bytes, stats.lines, stats.violations, stats.races
     );
     Ok(())
 }
