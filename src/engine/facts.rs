@@ -53,6 +53,10 @@ pub enum CancelTarget<'s> {
 pub enum ProgressTarget<'s> {
     /// No token, or one of the wrong type (other rules report those).
     Unusable,
+    /// A token of the wrong type while a running request of the peer
+    /// carries one: the progress repeats the token it was given, and the
+    /// request's finding covers both.
+    EchoedInvalidToken,
     /// A running request of the peer carries the token: the ordinary case.
     Active(RequestView<'s>),
     /// The peer's request that last carried the token was cancelled by it.
@@ -73,6 +77,12 @@ pub enum ResponseTarget<'s> {
     /// `"id": null`, or no id at all.
     NullId,
     InvalidId(JsonKind),
+    /// An id of the wrong type while the peer has a request whose id was
+    /// of the wrong type and is unanswered: the response repeats that id,
+    /// as JSON-RPC requires, and the request's finding covers both.
+    EchoedInvalidId {
+        request: Location,
+    },
     /// A running request of the peer: the ordinary case.
     Pending(RequestView<'s>),
     /// A request the peer had cancelled.
@@ -95,6 +105,8 @@ pub(crate) enum Transition {
     Cancel(RequestId),
     Progress(RequestId),
     Answer(RequestId),
+    /// A response answers the peer's request whose id was invalid.
+    AnswerInvalidId,
 }
 
 impl Facts<'_> {
@@ -105,6 +117,7 @@ impl Facts<'_> {
             Facts::Response(ResponseTarget::Pending(r) | ResponseTarget::AfterCancel(r)) => {
                 Transition::Answer(r.id.clone())
             }
+            Facts::Response(ResponseTarget::EchoedInvalidId { .. }) => Transition::AnswerInvalidId,
             _ => Transition::None,
         }
     }
@@ -140,12 +153,20 @@ pub(crate) fn classify<'s>(session: &'s Session, from: Side, message: &Message) 
         Body::Notification { method, params } if method == "notifications/progress" => {
             Facts::Progress(match &params.progress_token {
                 Some(KeyField::Valid(token)) => progress_target(session, from, token),
+                Some(KeyField::Invalid(_))
+                    if session.side(from.peer()).invalid_token_requests > 0 =>
+                {
+                    ProgressTarget::EchoedInvalidToken
+                }
                 _ => ProgressTarget::Unusable,
             })
         }
         Body::Response { id, .. } => Facts::Response(match id {
             None | Some(KeyField::Invalid(JsonKind::Null)) => ResponseTarget::NullId,
-            Some(KeyField::Invalid(kind)) => ResponseTarget::InvalidId(*kind),
+            Some(KeyField::Invalid(kind)) => match session.side(from.peer()).unreadable.last() {
+                Some(request) => ResponseTarget::EchoedInvalidId { request },
+                None => ResponseTarget::InvalidId(*kind),
+            },
             Some(KeyField::Valid(id)) => response_target(session, from, id),
         }),
         _ => Facts::None,

@@ -77,6 +77,9 @@ pub struct Request {
     pub shares_id: bool,
     /// The tokens of those earlier requests.
     pub earlier_tokens: Vec<ProgressToken>,
+    /// How many of this request and those earlier ones carry a token of
+    /// the wrong type (so that progress may repeat it).
+    pub invalid_tokens: u32,
     /// The revision a 2026-07-28 request named: its answer is read in it,
     /// whatever the session's own version (one endpoint may serve both eras).
     pub named_version: Option<crate::protocol::Version>,
@@ -178,6 +181,9 @@ pub struct Registry {
     /// carry it. Progress on it may be any of theirs, so nothing follows
     /// from it until only one of them is left.
     pub shared_tokens: HashMap<ProgressToken, Vec<RequestId>>,
+    /// Running requests whose token is of the wrong type: while there are
+    /// any, progress with such a token repeats theirs.
+    pub invalid_token_requests: u32,
     /// For a token no longer active: the last request that carried it.
     pub released_tokens: HashMap<ProgressToken, RequestId>,
     /// `notifications/*` messages this side sent with an id, by that id.
@@ -271,6 +277,9 @@ impl Registry {
         for token in request.tokens() {
             self.release_token(&request.id, token);
         }
+        self.invalid_token_requests = self
+            .invalid_token_requests
+            .saturating_sub(request.invalid_tokens);
     }
 }
 
@@ -281,6 +290,8 @@ impl Registry {
         let earlier = self.open.get(&id);
         let unanswered_copies = earlier.map_or(0, |earlier| earlier.unanswered_copies + 1);
         let earlier_tokens = earlier.map_or_else(Vec::new, |e| e.tokens().cloned().collect());
+        self.invalid_token_requests += request.invalid_tokens;
+        let invalid_tokens = request.invalid_tokens + earlier.map_or(0, |e| e.invalid_tokens);
         if let Some(token) = &request.token {
             if let Some(holder) = self.active_tokens.insert(token.clone(), id.clone()) {
                 if holder != id {
@@ -298,6 +309,7 @@ impl Registry {
                 unanswered_copies,
                 shares_id: earlier.is_some(),
                 earlier_tokens,
+                invalid_tokens,
                 ..request
             },
         );
@@ -311,9 +323,12 @@ impl Registry {
         request.state = RequestState::CancelRequested;
         request.cancel = Some(Box::new(cancel));
         let tokens: Vec<ProgressToken> = request.tokens().cloned().collect();
+        // Counted out once: the answer that may follow takes nothing more.
+        let invalid = std::mem::take(&mut request.invalid_tokens);
         for token in &tokens {
             self.release_token(id, token);
         }
+        self.invalid_token_requests = self.invalid_token_requests.saturating_sub(invalid);
     }
 
     /// The peer answered this side's request `id`; returns where the request

@@ -171,6 +171,10 @@ impl Session {
                     unanswered_copies: 0,
                     shares_id: false,
                     earlier_tokens: Vec::new(),
+                    invalid_tokens: u32::from(matches!(
+                        params.meta_progress_token,
+                        Some(KeyField::Invalid(_))
+                    )),
                     named_version: params
                         .meta_protocol_version
                         .as_deref()
@@ -194,6 +198,9 @@ impl Session {
                     .side_mut(from.peer())
                     .progress(id, value, location, stream);
                 self.note_read(from, read);
+            }
+            (Body::Response { .. }, Transition::AnswerInvalidId) => {
+                self.side_mut(from.peer()).unreadable.consume();
             }
             (Body::Response { .. }, Transition::Answer(id)) => {
                 let read = self.side_mut(from.peer()).answer(id, location, stream);

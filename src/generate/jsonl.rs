@@ -379,9 +379,20 @@ impl<W: Write> Generator<'_, W> {
             }
             Injection::RequestIdReused => self.id_reused(s)?,
             Injection::RequestIdReusedWhileOpen => self.id_reused_while_open(s)?,
-            Injection::RequestIdInvalid => self.line(CLIENT, s, &request("1.5", "tools/list"))?,
+            Injection::RequestIdInvalid => self.id_invalid(s)?,
         };
         self.label(line, s, Violation, injection.rule())
+    }
+
+    /// A request with a fractional id; the server rejects it with a null
+    /// id, or repeats the id it got, or says nothing.
+    fn id_invalid(&mut self, s: &SessionState) -> io::Result<u64> {
+        let line = self.line(CLIENT, s, &request("1.5", "tools/list"))?;
+        let echo = ["", "null", "1.5"][self.sink.rng.below(3) as usize];
+        if !echo.is_empty() {
+            self.line(SERVER, s, &format!(r#"{{"jsonrpc":"2.0","id":{echo},"error":{{"code":-32600,"message":"Invalid Request"}}}}"#))?;
+        }
+        Ok(line)
     }
 
     fn progress_not_increasing(&mut self, s: &mut SessionState) -> io::Result<u64> {
@@ -467,9 +478,12 @@ impl<W: Write> Generator<'_, W> {
         Ok(line)
     }
 
+    /// A call with a fractional token; the server's progress may repeat it.
     fn token_invalid_type(&mut self, s: &mut SessionState) -> io::Result<u64> {
         let id = s.take_id();
         let line = self.start_call(s, id, "1.5")?;
+        let updates = self.sink.rng.below(3);
+        self.progress_run(s, "1.5", 1, updates, updates + 1)?;
         self.answer(s, id)?;
         Ok(line)
     }

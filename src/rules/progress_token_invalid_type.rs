@@ -1,6 +1,7 @@
 //! `progress-token-invalid-type`: a progress token that is not a string or integer.
 
 use crate::diagnostic::Severity;
+use crate::engine::{Facts, ProgressTarget};
 use crate::event::{Body, KeyField};
 use crate::protocol::{SpecPage, Versions};
 use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
@@ -32,6 +33,10 @@ fn check(ctx: &Ctx, out: &mut Out) {
         }
         _ => return,
     };
+    if let Facts::Progress(ProgressTarget::EchoedInvalidToken) = ctx.facts {
+        // The token the request carried, repeated: reported there.
+        return;
+    }
     if let Some(KeyField::Invalid(kind)) = field {
         out.push(ctx.diagnostic(
             &META,
@@ -61,12 +66,16 @@ mod tests {
     }
 
     #[test]
-    fn fires_on_a_fractional_token_in_the_request_and_again_in_its_progress() {
+    fn fires_on_a_fractional_token_in_the_request_not_on_progress_repeating_it() {
+        // The server repeats the token it was given while the request
+        // runs; once it is answered, such a token is the server's own doing.
         let lines = [
             r#"{"from":"client","msg":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"progressToken":1.5}}}}"#,
             r#"{"from":"server","msg":{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1.5,"progress":1}}}"#,
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","id":1,"result":{}}}"#,
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1.5,"progress":2}}}"#,
         ];
-        assert_eq!(check(&lines), [(4, Error), (5, Error)]);
+        assert_eq!(check(&lines), [(4, Error), (7, Error)]);
     }
 
     #[test]
@@ -104,12 +113,10 @@ mod tests {
     }
 
     #[test]
-    fn fires_on_an_object_token_in_the_request_and_again_in_its_progress() {
+    fn fires_on_an_object_token_in_the_request_and_on_progress_nobody_asked_for() {
         let token = r#"{"job":"a"}"#;
-        assert_eq!(
-            check(&[&call(token), &progress(token)]),
-            [(4, Error), (5, Error)]
-        );
+        assert_eq!(check(&[&call(token), &progress(token)]), [(4, Error)]);
+        assert_eq!(check(&[&progress(token)]), [(4, Error)]);
     }
 
     #[test]

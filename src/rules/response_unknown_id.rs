@@ -104,6 +104,17 @@ mod tests {
     }
 
     #[test]
+    fn silent_once_on_a_response_that_repeats_the_invalid_id_of_a_request() {
+        let lines = [
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":1.5,"method":"tools/list"}}"#,
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","id":1.5,"error":{"code":-32600,"message":"Invalid Request"}}}"#,
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","id":1.5,"result":{}}}"#,
+        ];
+        let trace = format!("{HANDSHAKE}{}", lines.join("\n"));
+        assert_eq!(findings("response-unknown-id", &trace), [(6, Error)]);
+    }
+
+    #[test]
     fn silent_when_the_id_matches_something() {
         // Duplicate answers, answers after a cancellation, null ids and
         // answers to id-bearing notifications belong to other rules.
