@@ -126,6 +126,12 @@ const HAR_RULES: &[&str] = &[
     "response-after-cancel",
     "duplicate-response",
     "request-id-reused",
+    "progress-malformed",
+    "progress-wrong-direction",
+    "response-unknown-id",
+    "cancel-malformed",
+    "cancel-initialize",
+    "cancel-duplicate",
 ];
 
 /// Checks one seed of one form, whose truth must name every rule of `rules`.

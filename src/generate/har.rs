@@ -27,10 +27,16 @@ enum Injection {
     DuplicateResponse,
     CancelUnknownRequest,
     RequestIdReused,
+    ProgressMalformed,
+    ProgressWrongDirection,
+    ResponseUnknownId,
+    CancelMalformed,
+    CancelInitialize,
+    CancelDuplicate,
 }
 
 impl Injection {
-    const ALL: [Injection; 7] = [
+    const ALL: [Injection; 13] = [
         Injection::ProgressNotIncreasing,
         Injection::ProgressAfterResponse,
         Injection::ProgressUnknownToken,
@@ -38,6 +44,12 @@ impl Injection {
         Injection::DuplicateResponse,
         Injection::CancelUnknownRequest,
         Injection::RequestIdReused,
+        Injection::ProgressMalformed,
+        Injection::ProgressWrongDirection,
+        Injection::ResponseUnknownId,
+        Injection::CancelMalformed,
+        Injection::CancelInitialize,
+        Injection::CancelDuplicate,
     ];
 
     fn rule(self) -> &'static str {
@@ -49,6 +61,12 @@ impl Injection {
             Injection::DuplicateResponse => "duplicate-response",
             Injection::CancelUnknownRequest => "cancel-unknown-request",
             Injection::RequestIdReused => "request-id-reused",
+            Injection::ProgressMalformed => "progress-malformed",
+            Injection::ProgressWrongDirection => "progress-wrong-direction",
+            Injection::ResponseUnknownId => "response-unknown-id",
+            Injection::CancelMalformed => "cancel-malformed",
+            Injection::CancelInitialize => "cancel-initialize",
+            Injection::CancelDuplicate => "cancel-duplicate",
         }
     }
 }
@@ -309,6 +327,41 @@ impl<W: Write> Generator<'_, W> {
                 events.push(result.clone());
                 events.push(result);
                 self.call(session, id, &token, &events, CALL_MS)?.response
+            }
+            Injection::ProgressMalformed => {
+                events.push(format!(
+                    r#"{{"jsonrpc":"2.0","method":"notifications/progress","params":{{"progressToken":"{token}","progress":"half"}}}}"#
+                ));
+                events.push(result);
+                self.call(session, id, &token, &events, CALL_MS)?.response
+            }
+            Injection::ResponseUnknownId => {
+                let ghost = self.sink.ghost();
+                events.push(format!(
+                    r#"{{"jsonrpc":"2.0","id":"ghost-{ghost}","result":{{}}}}"#
+                ));
+                events.push(result);
+                self.call(session, id, &token, &events, CALL_MS)?.response
+            }
+            Injection::ProgressWrongDirection => {
+                // The client posts progress for its own running call.
+                events.push(result);
+                self.call(session, id, &token, &events, CALL_MS)?;
+                self.notify(session, &progress(&token, 1, 2))?
+            }
+            Injection::CancelMalformed => self.notify(
+                session,
+                r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"reason":"user pressed stop"}}"#,
+            )?,
+            Injection::CancelInitialize => self.notify(session, &cancel("0"))?,
+            Injection::CancelDuplicate => {
+                // Cancelled twice while running; the response crosses both.
+                events.push(result);
+                let call = self.call(session, id, &token, &events, CALL_MS)?.response;
+                self.notify(session, &cancel(&id.to_string()))?;
+                self.label(call, session, Race, "response-after-cancel")?;
+                self.label(call, session, Race, "progress-after-terminal")?;
+                self.notify(session, &cancel(&id.to_string()))?
             }
             Injection::CancelUnknownRequest => {
                 let ghost = self.sink.ghost();
