@@ -231,7 +231,7 @@ fn progress_target<'s>(
 ) -> ProgressTarget<'s> {
     let peer = session.side(from.peer());
     if let Some(request) = peer.token_holder(token) {
-        if peer.token_ambiguous(token) {
+        if token_ambiguous(session, from.peer(), token) {
             return ProgressTarget::Ambiguous(request);
         }
         return match request.state {
@@ -245,6 +245,37 @@ fn progress_target<'s>(
         Some(request) => ProgressTarget::OwnToken(request),
         None => ProgressTarget::Unknown(token.clone()),
     }
+}
+
+/// Whether progress on `requester`'s `token` may belong to more than one
+/// of its requests: the token, or the id of the request holding it, was
+/// reused while active (reported once, by its own rule), or it was taken
+/// over from a cancelled request whose progress may still cross the
+/// cancellation (not once the receiver has provably read it).
+fn token_ambiguous(session: &Session, requester: Side, token: &ProgressToken) -> bool {
+    let registry = session.side(requester);
+    let may_still_send = |id: &RequestId| {
+        registry
+            .open
+            .get(id)
+            .is_some_and(|r| match (&r.state, &r.cancel) {
+                (RequestState::Running, _) => true,
+                (RequestState::CancelRequested, Some(cancel)) => {
+                    !session.cancel_reached(requester.peer(), cancel)
+                }
+                _ => false,
+            })
+    };
+    let shared = registry
+        .shared_tokens
+        .get(token)
+        .is_some_and(|sharers| sharers.iter().any(may_still_send));
+    let holder_shares_id = registry
+        .active_tokens
+        .get(token)
+        .and_then(|id| registry.open.get(id))
+        .is_some_and(|holder| holder.shares_id);
+    shared || holder_shares_id
 }
 
 fn response_target<'s>(session: &'s Session, from: Side, id: &RequestId) -> ResponseTarget<'s> {

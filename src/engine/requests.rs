@@ -177,9 +177,10 @@ pub struct Registry {
     /// Tokens of this side's running requests; for a token several carry,
     /// the latest of them.
     pub active_tokens: HashMap<ProgressToken, RequestId>,
-    /// For a token reused while active: the other running requests that
-    /// carry it. Progress on it may be any of theirs, so nothing follows
-    /// from it until only one of them is left.
+    /// For a token reused while active: the other open requests that carry
+    /// it (running, or cancelled and not answered, whose progress may still
+    /// cross the cancellation). Progress on it may be any of theirs, so
+    /// nothing follows from it until only one of them is left.
     pub shared_tokens: HashMap<ProgressToken, Vec<RequestId>>,
     /// Running requests whose token is of the wrong type: while there are
     /// any, progress with such a token repeats theirs.
@@ -225,38 +226,100 @@ impl Registry {
         }
     }
 
-    /// Whether progress on `token` may belong to more than one running
-    /// request: the token, or the id of the request holding it, was reused
-    /// while active (the reuse is reported once, by its own rule).
-    pub fn token_ambiguous(&self, token: &ProgressToken) -> bool {
-        self.shared_tokens.contains_key(token)
-            || self
-                .active_tokens
-                .get(token)
-                .and_then(|id| self.open.get(id))
-                .is_some_and(|holder| holder.shares_id)
-    }
-
     pub(crate) fn note_read(&mut self, request_stream: Option<Box<str>>, request_seq: u64) {
         let upto = self.read_upto.entry(request_stream).or_insert(0);
         *upto = (*upto).max(request_seq);
     }
 
-    /// Request `id` ended (for its requester) and gives up `token`.
-    fn release_token(&mut self, id: &RequestId, token: &ProgressToken) {
-        if self.active_tokens.get(token) == Some(id) {
-            match self.take_sharer(token) {
-                // Shared: the token is the other request's alone now.
-                Some(other) => {
-                    self.active_tokens.insert(token.clone(), other);
-                }
-                None => {
-                    self.active_tokens.remove(token);
-                    self.released_tokens.insert(token.clone(), id.clone());
-                }
+    /// Request `id` gives up `token`: it was answered, or (`cancelled`) its
+    /// requester cancelled it, after which its progress may still cross the
+    /// cancellation until it is answered.
+    fn release_token(&mut self, id: &RequestId, token: &ProgressToken, cancelled: bool) {
+        if self.active_tokens.get(token) != Some(id) {
+            // A sharer, or a token a later request took over: it stays with it.
+            if !cancelled {
+                self.drop_sharer(token, id);
             }
-        } else if let Some(sharers) = self.shared_tokens.get_mut(token) {
-            // An earlier sharer: a token reused by a later request stays with it.
+            return;
+        }
+        // Shared with a running request: the token is that one's now.
+        match self.running_sharer(token) {
+            Some(next) => self.active_tokens.insert(token.clone(), next),
+            None => self.active_tokens.remove(token),
+        };
+        let free = !self.active_tokens.contains_key(token);
+        match (cancelled, free) {
+            (true, false) => self.share(token, id.clone()),
+            (true, true) => {
+                self.released_tokens.insert(token.clone(), id.clone());
+            }
+            (false, true) => {
+                // Later progress is a cancelled sharer's crossing, if any is left.
+                let last = self
+                    .shared_tokens
+                    .get(token)
+                    .and_then(|sharers| sharers.last())
+                    .unwrap_or(id)
+                    .clone();
+                self.released_tokens.insert(token.clone(), last);
+            }
+            (false, false) => {}
+        }
+    }
+
+    /// Request `id` takes `token`. It shares it with a running request
+    /// that still holds it (a reuse), and with a cancelled one that is not
+    /// answered yet: the token was free to reuse, but that request's
+    /// progress may still cross its cancellation.
+    fn take_token(&mut self, token: &ProgressToken, id: &RequestId) {
+        let holder = self.active_tokens.insert(token.clone(), id.clone());
+        let cancelled = self.released_tokens.remove(token).filter(|last| {
+            self.open.get(last).is_some_and(|r| {
+                r.state == RequestState::CancelRequested && r.token.as_ref() == Some(token)
+            })
+        });
+        if cancelled.is_some() {
+            // Only the latest cancelled one's progress is still likely in
+            // flight; the list stays as short as the running requests.
+            let open = &self.open;
+            if let Some(sharers) = self.shared_tokens.get_mut(token) {
+                sharers.retain(|s| {
+                    open.get(s)
+                        .is_some_and(|r| r.state == RequestState::Running)
+                });
+            }
+        }
+        for other in holder.into_iter().chain(cancelled) {
+            if &other != id {
+                self.share(token, other);
+            }
+        }
+    }
+
+    fn share(&mut self, token: &ProgressToken, other: RequestId) {
+        let sharers = self.shared_tokens.entry(token.clone()).or_default();
+        if !sharers.contains(&other) {
+            sharers.push(other);
+        }
+    }
+
+    /// Takes a still running request out of the sharers of `token`.
+    fn running_sharer(&mut self, token: &ProgressToken) -> Option<RequestId> {
+        let sharers = self.shared_tokens.get_mut(token)?;
+        let open = &self.open;
+        let at = sharers.iter().rposition(|sharer| {
+            open.get(sharer)
+                .is_some_and(|r| r.state == RequestState::Running)
+        })?;
+        let next = sharers.remove(at);
+        if sharers.is_empty() {
+            self.shared_tokens.remove(token);
+        }
+        Some(next)
+    }
+
+    fn drop_sharer(&mut self, token: &ProgressToken, id: &RequestId) {
+        if let Some(sharers) = self.shared_tokens.get_mut(token) {
             sharers.retain(|sharer| sharer != id);
             if sharers.is_empty() {
                 self.shared_tokens.remove(token);
@@ -264,18 +327,9 @@ impl Registry {
         }
     }
 
-    fn take_sharer(&mut self, token: &ProgressToken) -> Option<RequestId> {
-        let sharers = self.shared_tokens.get_mut(token)?;
-        let other = sharers.pop();
-        if sharers.is_empty() {
-            self.shared_tokens.remove(token);
-        }
-        other
-    }
-
     fn release_tokens(&mut self, request: &Request) {
         for token in request.tokens() {
-            self.release_token(&request.id, token);
+            self.release_token(&request.id, token, false);
         }
         self.invalid_token_requests = self
             .invalid_token_requests
@@ -292,22 +346,15 @@ impl Registry {
         let earlier_tokens = earlier.map_or_else(Vec::new, |e| e.tokens().cloned().collect());
         self.invalid_token_requests += request.invalid_tokens;
         let invalid_tokens = request.invalid_tokens + earlier.map_or(0, |e| e.invalid_tokens);
+        let shares_id = earlier.is_some();
         if let Some(token) = &request.token {
-            if let Some(holder) = self.active_tokens.insert(token.clone(), id.clone()) {
-                if holder != id {
-                    self.shared_tokens
-                        .entry(token.clone())
-                        .or_default()
-                        .push(holder);
-                }
-            }
-            self.released_tokens.remove(token);
+            self.take_token(token, &id);
         }
         self.open.insert(
             id,
             Request {
                 unanswered_copies,
-                shares_id: earlier.is_some(),
+                shares_id,
                 earlier_tokens,
                 invalid_tokens,
                 ..request
@@ -326,7 +373,7 @@ impl Registry {
         // Counted out once: the answer that may follow takes nothing more.
         let invalid = std::mem::take(&mut request.invalid_tokens);
         for token in &tokens {
-            self.release_token(id, token);
+            self.release_token(id, token, true);
         }
         self.invalid_token_requests = self.invalid_token_requests.saturating_sub(invalid);
     }

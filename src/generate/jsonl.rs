@@ -248,6 +248,7 @@ impl<W: Write> Generator<'_, W> {
                     4 => Ending::AnsweredAfterCancel,
                     5 => Ending::CancelledAfterAnswer,
                     6 => Ending::ProgressAfterCancel,
+                    7 => return self.token_after_cancel(s),
                     _ => Ending::Answered,
                 };
                 self.tool_call(s, ending)
@@ -339,6 +340,22 @@ impl<W: Write> Generator<'_, W> {
                 self.label(line, s, Race, "response-after-cancel")
             }
         }
+    }
+
+    /// A call is cancelled and the next one reuses its token, as it may;
+    /// the cancelled call's progress crosses the cancellation, then the
+    /// new call's own starts lower.
+    fn token_after_cancel(&mut self, s: &mut SessionState) -> io::Result<()> {
+        let (first, second) = (s.take_id(), s.take_id());
+        let token = token_of(first);
+        self.start_call(s, first, &token)?;
+        self.progress_run(s, &token, 1, 3, 9)?;
+        self.line(CLIENT, s, &cancel(&first.to_string()))?;
+        self.start_call(s, second, &token)?;
+        let line = self.line(SERVER, s, &progress(&token, "4", 9))?;
+        self.label(line, s, Race, "progress-after-terminal")?;
+        self.progress_run(s, &token, 1, 2, 2)?;
+        self.answer(s, second).map(drop)
     }
 
     /// Writes an operation carrying `injection`, and labels it.

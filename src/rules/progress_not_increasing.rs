@@ -198,4 +198,25 @@ mod tests {
         ];
         assert_eq!(check(&lines), []);
     }
+
+    #[test]
+    fn silent_on_a_token_taken_over_from_a_cancelled_request_until_the_cancel_was_read() {
+        let cancel = r#"{"from":"client","msg":{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}}"#;
+        let ping = r#"{"from":"client","msg":{"jsonrpc":"2.0","id":3,"method":"ping"}}"#;
+        let lines = [
+            CALL,
+            &progress("t", r#""progress":5"#),
+            cancel,
+            &call(2),
+            // Request 1's progress crossing its cancellation, then request 2's.
+            &progress("t", r#""progress":6"#),
+            &progress("t", r#""progress":1"#),
+            ping,
+            &answer(3),
+            // The server had read the cancellation: this is request 2's.
+            &progress("t", r#""progress":2"#),
+            &progress("t", r#""progress":2"#),
+        ];
+        assert_eq!(check(&lines), [(13, Error)]);
+    }
 }
