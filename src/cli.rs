@@ -145,11 +145,17 @@ fn use_color(choice: ColorChoice) -> bool {
 }
 
 fn list_rules(out: &mut dyn Write) -> std::io::Result<()> {
+    // The id column is as wide as the longest id.
+    let width = rules::ALL
+        .iter()
+        .map(|r| r.meta().id.len())
+        .max()
+        .unwrap_or(0);
     for rule in rules::ALL {
         let meta = rule.meta();
         writeln!(
             out,
-            "{:<28} {:<8} {}",
+            "{:<width$} {:<8} {}",
             meta.id,
             meta.default_severity.as_str(),
             meta.summary

@@ -37,6 +37,9 @@ pub struct Session {
     /// request they answer is unknown, so none of those may be called unanswered.
     pub ambiguous_responses: HashSet<RequestId>,
     sides: [Registry; 2],
+    /// When the session ends: the last line of its input that could not be
+    /// read, wherever it was (an unreadable line names no session).
+    pub unreadable_line: Option<Location>,
 }
 
 impl Session {
@@ -54,6 +57,7 @@ impl Session {
             ambiguous_requests: HashSet::default(),
             ambiguous_responses: HashSet::default(),
             sides: Default::default(),
+            unreadable_line: None,
         }
     }
 
