@@ -14,6 +14,10 @@ mod duplicate_response;
 mod http_202_no_body;
 mod http_protocol_version_header;
 mod http_response_stream;
+mod init_by_client;
+mod init_first;
+mod init_result_shape;
+mod initialize_twice;
 mod invalid_envelope;
 mod invalid_json;
 mod invalid_jsonrpc;
@@ -51,7 +55,11 @@ pub static ALL: &[&Rule] = &[
     &request_id_invalid::RULE,
     &notification_with_id::RULE,
     &request_id_reused::RULE,
+    &init_first::RULE,
+    &init_by_client::RULE,
+    &initialize_twice::RULE,
     &request_before_initialize::RULE,
+    &init_result_shape::RULE,
     &progress_token_invalid_type::RULE,
     &progress_token_reused::RULE,
     &cancel_malformed::RULE,
@@ -119,6 +127,19 @@ impl Diagnostic {
     }
 }
 
+impl Diagnostic {
+    /// Names the request id of `message`, when it is a request with a valid id.
+    pub(crate) fn with_request_id_of(self, message: &crate::event::Message) -> Self {
+        match &message.body {
+            crate::event::Body::Request {
+                id: crate::event::KeyField::Valid(id),
+                ..
+            } => self.with_request_id(id),
+            _ => self,
+        }
+    }
+}
+
 /// Said of a message that the trace cannot prove came after the receiver read the cancellation.
 const MAY_HAVE_CROSSED: &str = "it may have been sent before the cancellation reached the receiver (the messages crossed); that race is allowed";
 /// Said when the receiver had provably read the cancellation.
@@ -156,6 +177,37 @@ pub(crate) fn describe_request(side: Side, request: &crate::engine::RequestView)
         request.id,
         crate::sanitize::escape_controls(request.method)
     )
+}
+
+/// The member names of a JSON object as written, sorted; `None` when the
+/// member is absent or not an object.
+pub(crate) fn object_keys(member: Option<&crate::event::Json>) -> Option<Vec<String>> {
+    use std::collections::BTreeMap;
+    let object: BTreeMap<String, serde::de::IgnoredAny> = member?.parse()?;
+    Some(object.into_keys().collect())
+}
+
+/// The names of `required` that the object `member` lacks (all of them when
+/// it is absent or not an object), quoted for a message.
+pub(crate) fn missing_members(
+    member: Option<&crate::event::Json>,
+    required: &[&'static str],
+) -> Vec<&'static str> {
+    let present = object_keys(member).unwrap_or_default();
+    required
+        .iter()
+        .copied()
+        .filter(|name| !present.iter().any(|p| p == name))
+        .collect()
+}
+
+/// Names as a reader lists them: `a`, `a and b`, `a, b and c`.
+pub(crate) fn listed(names: &[&str]) -> String {
+    match names {
+        [] => String::new(),
+        [only] => (*only).to_string(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
 }
 
 /// A JSON number as people write it: `3`, `0.5`, `1e-300`.
