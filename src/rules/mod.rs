@@ -18,6 +18,8 @@ mod init_by_client;
 mod init_first;
 mod init_result_shape;
 mod initialize_twice;
+mod initialized_after_failed_init;
+mod initialized_required;
 mod invalid_envelope;
 mod invalid_json;
 mod invalid_jsonrpc;
@@ -60,6 +62,7 @@ pub static ALL: &[&Rule] = &[
     &initialize_twice::RULE,
     &request_before_initialize::RULE,
     &init_result_shape::RULE,
+    &initialized_after_failed_init::RULE,
     &progress_token_invalid_type::RULE,
     &progress_token_reused::RULE,
     &cancel_malformed::RULE,
@@ -78,6 +81,7 @@ pub static ALL: &[&Rule] = &[
     &duplicate_response::RULE,
     &response_after_cancel::RULE,
     &unanswered_request::RULE,
+    &initialized_required::RULE,
     &http_202_no_body::RULE,
     &session_id_required::RULE,
     &http_protocol_version_header::RULE,
