@@ -41,6 +41,9 @@ mod session_id_required;
 mod sse_disconnect_as_cancel;
 mod stdout_pollution;
 mod unanswered_request;
+mod unknown_protocol_version;
+mod version_client_disconnect;
+mod version_server_response;
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::engine::Session;
@@ -59,10 +62,13 @@ pub static ALL: &[&Rule] = &[
     &request_id_reused::RULE,
     &init_first::RULE,
     &init_by_client::RULE,
+    &unknown_protocol_version::RULE,
     &initialize_twice::RULE,
     &request_before_initialize::RULE,
     &init_result_shape::RULE,
+    &version_server_response::RULE,
     &initialized_after_failed_init::RULE,
+    &version_client_disconnect::RULE,
     &progress_token_invalid_type::RULE,
     &progress_token_reused::RULE,
     &cancel_malformed::RULE,
