@@ -24,6 +24,8 @@ mod invalid_envelope;
 mod invalid_json;
 mod invalid_jsonrpc;
 mod notification_with_id;
+mod ping_empty_response;
+mod ping_no_params;
 mod progress_after_terminal;
 mod progress_malformed;
 mod progress_not_increasing;
@@ -69,6 +71,8 @@ pub static ALL: &[&Rule] = &[
     &version_server_response::RULE,
     &initialized_after_failed_init::RULE,
     &version_client_disconnect::RULE,
+    &ping_no_params::RULE,
+    &ping_empty_response::RULE,
     &progress_token_invalid_type::RULE,
     &progress_token_reused::RULE,
     &cancel_malformed::RULE,
@@ -195,6 +199,18 @@ pub(crate) fn object_keys(member: Option<&crate::event::Json>) -> Option<Vec<Str
     use std::collections::BTreeMap;
     let object: BTreeMap<String, serde::de::IgnoredAny> = member?.parse()?;
     Some(object.into_keys().collect())
+}
+
+/// The members of an object other than `_meta`, quoted and listed for a
+/// message (`"a" and "b"`); `None` when there are none or it is no object.
+pub(crate) fn members_besides_meta(member: Option<&crate::event::Json>) -> Option<String> {
+    let names: Vec<String> = object_keys(member)?
+        .into_iter()
+        .filter(|name| name != "_meta")
+        .map(|name| format!("{:?}", crate::sanitize::escape_controls(&name)))
+        .collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    (!names.is_empty()).then(|| listed(&names))
 }
 
 /// The names of `required` that the object `member` lacks (all of them when
