@@ -179,13 +179,15 @@ impl Lifecycle {
         if self.era == Some(Era::Stateless) {
             return;
         }
+        // A notifications/* method sent with an id is a notification meant.
+        let notification = method.is_some_and(|m| m.starts_with("notifications/"));
         if self.initialize.is_none() {
             match (&message.body, from) {
                 // An answer to nothing in the trace: the trace is an excerpt.
                 (Body::Response { .. }, _) => self.starts_mid_session |= !answers,
                 // Pings may come at any time; the spec is silent on client
                 // notifications before the handshake.
-                (Body::Notification { .. }, Side::Client) => {}
+                (_, Side::Client) if notification => {}
                 _ if matches!(method, Some("ping" | "initialize")) => {}
                 _ => {
                     let method = method.unwrap_or_default().into();
@@ -200,13 +202,8 @@ impl Lifecycle {
             return;
         }
         self.client_went_on.get_or_insert(location);
-        // A notifications/* method sent with an id is a notification meant.
-        let request = match (&message.body, method) {
-            (Body::Request { .. }, Some(name)) => {
-                name != "ping" && !name.starts_with("notifications/")
-            }
-            _ => false,
-        };
+        let request =
+            matches!(message.body, Body::Request { .. }) && !notification && method != Some("ping");
         if let (true, None, Some(method)) = (request, self.initialized, method) {
             self.request_before_initialized
                 .get_or_insert((location, method.into()));
