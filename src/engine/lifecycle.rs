@@ -34,9 +34,6 @@ pub struct Lifecycle {
     /// it not the first interaction (a request other than ping, or a server
     /// notification), its sender and method.
     pub before_initialize: Option<(Location, Side, Box<str>)>,
-    /// A response before the first `initialize` answered no request of the
-    /// trace: the recording began mid-session, so what came before is unknown.
-    pub starts_mid_session: bool,
     /// The protocol version the successful initialize result names, as written.
     pub answered_version: Option<Box<str>>,
     /// The client's first message after the successful initialize result.
@@ -99,11 +96,13 @@ impl Lifecycle {
     }
 
     /// The version the client asked for, when the server answers `answered`
-    /// instead (the client's string, as written).
+    /// instead (the client's string, as written). Only a published revision:
+    /// answering another version to one that names none is what negotiation
+    /// asks for (and unknown-protocol-version has said so).
     pub fn requested_other_than(&self, answered: &str) -> Option<&str> {
         self.requested_version
             .as_deref()
-            .filter(|requested| *requested != answered)
+            .filter(|requested| *requested != answered && Version::parse(requested).is_some())
     }
 
     /// The version the client asked for and the other one the successful
@@ -122,7 +121,7 @@ impl Lifecycle {
         location: Location,
         answered: Option<(&RequestId, &str)>,
     ) {
-        self.note_order(from, message, location, answered.is_some());
+        self.note_order(from, message, location);
         let answers_initialize = answered.is_some_and(|(id, _)| self.is_initialize(id));
         for named in named_versions(message, from, answers_initialize) {
             if Version::parse(&named.text).is_none() && !self.unknown_versions.contains(&named.text)
@@ -174,7 +173,7 @@ impl Lifecycle {
 
     /// Notes where a message falls in the handshake's order, against the
     /// state before it.
-    fn note_order(&mut self, from: Side, message: &Message, location: Location, answers: bool) {
+    fn note_order(&mut self, from: Side, message: &Message, location: Location) {
         let method = message.method();
         if self.era == Some(Era::Stateless) {
             return;
@@ -183,8 +182,9 @@ impl Lifecycle {
         let notification = method.is_some_and(|m| m.starts_with("notifications/"));
         if self.initialize.is_none() {
             match (&message.body, from) {
-                // An answer to nothing in the trace: the trace is an excerpt.
-                (Body::Response { .. }, _) => self.starts_mid_session |= !answers,
+                // Answers say nothing of the order (the session says
+                // whether they show an excerpt).
+                (Body::Response { .. }, _) => {}
                 // Pings may come at any time; the spec is silent on client
                 // notifications before the handshake.
                 (_, Side::Client) if notification => {}

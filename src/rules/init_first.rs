@@ -28,7 +28,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
     if !is_initialize
         || ctx.from != Some(Side::Client)
         || lifecycle.initialize.is_some()
-        || lifecycle.starts_mid_session
+        || !ctx.session.self_contained
         || lifecycle.version.is_some()
     {
         return;

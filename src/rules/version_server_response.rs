@@ -78,6 +78,11 @@ mod tests {
     #[test]
     fn silent_on_the_same_version_and_on_errors() {
         assert_eq!(check("2025-11-25"), []);
+        // The client asked for a version that names no revision.
+        let lines: Vec<&str> = HANDSHAKE.lines().collect();
+        let draft = lines[0].replace("2025-11-25", "draft");
+        let trace = [draft.as_str(), lines[1]].join("\n");
+        assert_eq!(findings("version-server-response", &trace), []);
         let lines: Vec<&str> = HANDSHAKE.lines().collect();
         let error = r#"{"from":"server","msg":{"jsonrpc":"2.0","id":0,"error":{"code":-32602,"message":"Unsupported protocol version"}}}"#;
         assert_eq!(
