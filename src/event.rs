@@ -5,7 +5,7 @@
 //! touches the raw JSON again. Text for reports is read back from the source.
 
 use std::borrow::Cow;
-use std::fmt;
+use std::fmt::{self, Write as _};
 
 use compact_str::CompactString;
 
@@ -28,9 +28,18 @@ impl fmt::Display for Key {
         match self {
             Key::Int(n) => write!(f, "{n}"),
             Key::BigInt(text) => f.write_str(text),
-            // Debug-quoting escapes control characters, so an id from the
-            // trace can never reach a terminal raw.
-            Key::Str(s) => write!(f, "{:?}", s.as_str()),
+            // Quoted as JSON would quote it; control characters stay as
+            // they are here and are escaped once, by the report.
+            Key::Str(s) => {
+                f.write_char('"')?;
+                for c in s.chars() {
+                    if matches!(c, '"' | '\\') {
+                        f.write_char('\\')?;
+                    }
+                    f.write_char(c)?;
+                }
+                f.write_char('"')
+            }
         }
     }
 }

@@ -1,40 +1,69 @@
 //! Every rule fires the same way in every format that can show its case:
-//! each canonical fixture of `testdata/rules/` and `testdata/races/` is
-//! rewritten, line for line, as a Claude Desktop log, a VS Code output
-//! channel, an mcpsnoop capture and an Inspector export, and must give the
-//! same findings (rule, severity, line) as the canonical trace; as a HAR
-//! capture it must give the same rules on the same messages (severities may
-//! be lower there: every message travels on a stream of its own).
+//! each ```jsonl example of a rule page (bad and good) and each trace of
+//! `testdata/races/` is rewritten, line for line, as a Claude Desktop log, a
+//! VS Code output channel, an mcpsnoop capture and an Inspector export, and
+//! must give the same findings (rule, severity, line) as the canonical trace;
+//! as a HAR capture it must give the same rules on the same messages
+//! (severities may be lower there: every message travels on a stream of its
+//! own).
 //!
-//! Left out, because the other formats cannot express them: fixtures whose
-//! rule is about the canonical envelope or bare lines themselves
-//! (`invalid-json`, `invalid-envelope`, `direction-ambiguous`), fixtures
-//! that name streams (no log format records one), and for VS Code, which
-//! logs one server per channel, fixtures with several sessions.
+//! Left out, because the other formats cannot express them: the examples of
+//! rules about the canonical envelope or bare lines themselves
+//! (`invalid-json`, `invalid-envelope`, `direction-ambiguous`), traces that
+//! name streams (no log format records one), and for VS Code, which logs one
+//! server per channel, traces with several sessions. The cases each rule's
+//! unit tests pin are not rewritten: the page examples stand for the rule.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use mcp_lint::decode::Format;
 use serde_json::Value;
 
-fn fixtures() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata");
-    let mut found = Vec::new();
-    for dir in ["rules", "races"] {
-        let mut stack = vec![root.join(dir)];
-        while let Some(dir) = stack.pop() {
-            for entry in std::fs::read_dir(dir).unwrap() {
-                let path = entry.unwrap().path();
-                if path.is_dir() {
-                    stack.push(path);
-                } else if path.extension().is_some_and(|e| e == "jsonl") {
-                    found.push(path);
-                }
-            }
+mod common;
+
+/// The rules whose cases are about the canonical envelope or bare lines
+/// themselves, which no other format can say.
+const CANONICAL_ONLY: &[&str] = &["invalid-json", "invalid-envelope", "direction-ambiguous"];
+
+/// The ```jsonl examples, bad and good, of every rule page other formats can
+/// express, as (name, trace).
+fn page_examples() -> Vec<(String, String)> {
+    let mut cases = Vec::new();
+    for rule in mcp_lint::rules::ALL {
+        let id = rule.meta().id;
+        if CANONICAL_ONLY.contains(&id) {
+            continue;
+        }
+        let page = std::fs::read_to_string(common::pages_dir().join(format!("{id}.md"))).unwrap();
+        let jsonl = common::examples(&page)
+            .into_iter()
+            .filter(|e| e.extension == "jsonl");
+        for (i, example) in jsonl.enumerate() {
+            cases.push((
+                format!("rules/{id}.md (jsonl example {}, {})", i + 1, example.kind),
+                example.body,
+            ));
         }
     }
-    found.sort();
-    found
+    cases
+}
+
+/// The canonical traces of `testdata/races/`, as (name, trace).
+fn races() -> Vec<(String, String)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/races");
+    let mut cases = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "jsonl") {
+            let name = format!(
+                "testdata/races/{}",
+                path.file_name().unwrap().to_string_lossy()
+            );
+            cases.push((name, std::fs::read_to_string(&path).unwrap()));
+        }
+    }
+    cases.sort();
+    cases
 }
 
 /// One canonical line, when every other format can say it too.
@@ -54,8 +83,7 @@ enum Line {
     },
 }
 
-fn parse(path: &Path) -> Option<Vec<Line>> {
-    let text = std::fs::read_to_string(path).ok()?;
+fn parse(text: &str) -> Option<Vec<Line>> {
     let mut lines = Vec::new();
     for raw in text.lines() {
         let value: Value = serde_json::from_str(raw).ok()?;
@@ -192,21 +220,27 @@ fn mcpsnoop(lines: &[Line]) -> String {
     out
 }
 
-/// The fixtures other formats can express, with their lines: all but those of
-/// rules about the canonical envelope or bare lines themselves.
-fn comparable_fixtures() -> Vec<(PathBuf, Vec<Line>)> {
-    const CANONICAL_ONLY: &[&str] = &["invalid-json", "invalid-envelope", "direction-ambiguous"];
-    fixtures()
-        .into_iter()
-        .filter(|path| {
-            let rule = path
-                .parent()
-                .and_then(|p| p.file_name())
-                .and_then(|n| n.to_str());
-            !rule.is_some_and(|rule| CANONICAL_ONLY.contains(&rule))
-        })
-        .filter_map(|path| parse(&path).map(|lines| (path, lines)))
+/// The cases other formats can express, as (name, trace, its lines).
+fn comparable_cases() -> Vec<(String, String, Vec<Line>)> {
+    let cases = page_examples().into_iter().chain(races());
+    cases
+        .filter_map(|(name, text)| parse(&text).map(|lines| (name, text, lines)))
         .collect()
+}
+
+/// The fewest cases each format must be compared on, a little under what the
+/// pages and races give today, so that a parser or filter that silently drops
+/// cases fails: for the log formats (Claude Desktop, mcpsnoop, VS Code) ...
+const FLOOR_LOG_FORMATS: usize = 55;
+/// ... and for the captures of one session (Inspector export, HAR).
+const FLOOR_CAPTURES: usize = 50;
+
+/// How many cases each format was compared on; each must be at least `floor`.
+fn assert_compared(compared: &[(&str, usize)], floor: usize) {
+    for (format, count) in compared {
+        println!("{format}: {count} cases compared");
+        assert!(*count >= floor, "only {count} cases compared as {format}");
+    }
 }
 
 fn findings(trace: &str, format: Format) -> Vec<String> {
@@ -218,30 +252,28 @@ fn findings(trace: &str, format: Format) -> Vec<String> {
 
 #[test]
 fn rules_fire_alike_in_every_line_format() {
-    let mut compared = 0;
-    for (path, lines) in comparable_fixtures() {
-        let canonical = std::fs::read_to_string(&path).unwrap();
+    let mut compared = [("claude-log", 0), ("mcpsnoop", 0), ("vscode-log", 0)];
+    for (name, canonical, lines) in comparable_cases() {
         let want = findings(&canonical, Format::Canonical);
-        let mut rewritten = vec![
-            ("claude-log", Format::ClaudeLog, Some(claude_log(&lines))),
-            ("mcpsnoop", Format::Mcpsnoop, Some(mcpsnoop(&lines))),
+        let rewritten = [
+            (Format::ClaudeLog, Some(claude_log(&lines))),
+            (Format::Mcpsnoop, Some(mcpsnoop(&lines))),
+            (Format::VscodeLog, vscode_log(&lines)),
         ];
-        rewritten.push(("vscode-log", Format::VscodeLog, vscode_log(&lines)));
-        for (name, format, text) in rewritten {
+        for ((format_name, count), (format, text)) in compared.iter_mut().zip(rewritten) {
             let Some(text) = text else { continue };
             assert_eq!(
                 findings(&text, format),
                 want,
-                "{} as {name}:\n{text}",
-                path.display()
+                "{name} as {format_name}:\n{text}"
             );
-            compared += 1;
+            *count += 1;
         }
     }
-    assert!(compared > 150, "only {compared} comparisons");
+    assert_compared(&compared, FLOOR_LOG_FORMATS);
 }
 
-/// The canonical fixtures that a capture of one session can express: only
+/// The canonical cases that a capture of one session can express: only
 /// messages, one session.
 fn messages_of_one_session(lines: &[Line]) -> Option<Vec<(&str, &str)>> {
     let mut sessions = Vec::new();
@@ -327,11 +359,10 @@ fn findings_by_entry(trace: &str, format: Format, keep: impl Fn(&str) -> bool) -
 #[test]
 fn rules_fire_alike_in_inspector_exports_and_har_captures() {
     let mut compared = 0;
-    for (path, lines) in comparable_fixtures() {
+    for (name, canonical, lines) in comparable_cases() {
         let Some(messages) = messages_of_one_session(&lines) else {
             continue;
         };
-        let canonical = std::fs::read_to_string(&path).unwrap();
         // The same findings, with their severities, in an Inspector export.
         let want: Vec<String> = findings(&canonical, Format::Canonical);
         assert_eq!(
@@ -343,8 +374,7 @@ fn rules_fire_alike_in_inspector_exports_and_har_captures() {
                 })
                 .collect::<Vec<_>>(),
             want,
-            "{} as an Inspector export",
-            path.display()
+            "{name} as an Inspector export"
         );
         // The same rules on the same messages in a HAR capture; the HTTP
         // rules judge the synthetic exchanges themselves and are left out.
@@ -352,10 +382,13 @@ fn rules_fire_alike_in_inspector_exports_and_har_captures() {
         assert_eq!(
             findings_by_entry(&har(&messages), Format::Har, protocol_rule),
             findings_by_entry(&canonical, Format::Canonical, protocol_rule),
-            "{} as a HAR capture",
-            path.display()
+            "{name} as a HAR capture"
         );
         compared += 1;
     }
-    assert!(compared > 80, "only {compared} fixtures compared");
+    // Both formats are compared on the same cases.
+    assert_compared(
+        &[("inspector", compared), ("har", compared)],
+        FLOOR_CAPTURES,
+    );
 }

@@ -43,6 +43,9 @@ pub enum CancelTarget<'s> {
     AfterResponse(RequestView<'s>),
     /// No request of the sender has this id, but the peer issued one.
     WrongDirection(RequestView<'s>),
+    /// The receiver of the peer's request ends it, as its method allows
+    /// (a 2026-07-28 server ending a `subscriptions/listen`).
+    ReceiverEnds(RequestView<'s>),
     Unknown(RequestId),
 }
 
@@ -188,10 +191,21 @@ fn cancel_target<'s>(session: &'s Session, from: Side, message: &Message) -> Can
             _ => CancelTarget::AfterResponse(request),
         },
         None => match session.side(from.peer()).request(id) {
+            Some(request) if receiver_may_cancel(session, request.method) => {
+                CancelTarget::ReceiverEnds(request)
+            }
             Some(request) => CancelTarget::WrongDirection(request),
             None => CancelTarget::Unknown(id.clone()),
         },
     }
+}
+
+/// Whether the receiver of a `method` request may end it by cancelling it.
+fn receiver_may_cancel(session: &Session, method: &str) -> bool {
+    session
+        .version()
+        .and_then(|version| crate::protocol::methods::method(method, version))
+        .is_some_and(|row| row.receiver_cancels)
 }
 
 fn progress_target<'s>(

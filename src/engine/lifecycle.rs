@@ -131,8 +131,13 @@ impl Lifecycle {
         }
         match &message.body {
             Body::Request { id, method, params } => {
-                if let Some(version) = &params.meta_protocol_version {
-                    self.era.get_or_insert(Era::Stateless);
+                // A handshake session keeps its version when the endpoint also
+                // serves 2026-07-28 requests: those are read in their own.
+                if let (Some(version), false) = (
+                    &params.meta_protocol_version,
+                    self.era == Some(Era::Handshake),
+                ) {
+                    self.era = Some(Era::Stateless);
                     self.version = Some(Version::nearest(version));
                     self.note_modern_client_capabilities(message, location);
                 }

@@ -175,6 +175,10 @@ impl Session {
                     last_progress_stream: None,
                     stream: stream.map(Into::into),
                     unanswered_copies: 0,
+                    named_version: params
+                        .meta_protocol_version
+                        .as_deref()
+                        .map(Version::nearest),
                 });
             }
             (Body::Notification { .. }, Transition::Cancel(id)) => {

@@ -81,4 +81,15 @@ mod tests {
             []
         );
     }
+
+    #[test]
+    fn fires_on_cancelling_an_initialize_with_a_string_id() {
+        // A client that cancels everything on shutdown includes it too.
+        let initialize =
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":"init-1","method":"initialize"}}"#;
+        let result = r#"{"from":"server","msg":{"jsonrpc":"2.0","id":"init-1","result":{}}}"#;
+        let cancel = r#"{"from":"client","msg":{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"init-1"}}}"#;
+        let trace = [initialize, result, cancel].join("\n");
+        assert_eq!(findings("cancel-initialize", &trace), [(3, Error)]);
+    }
 }

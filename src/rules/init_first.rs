@@ -36,7 +36,6 @@ fn check(ctx: &Ctx, out: &mut Out) {
     let Some((earlier, side, method)) = &lifecycle.before_initialize else {
         return;
     };
-    let method = crate::sanitize::escape_controls(method);
     out.push(
         ctx.diagnostic(
             &META,

@@ -6,7 +6,6 @@ use crate::engine::Session;
 use crate::event::Side;
 use crate::protocol::{SpecPage, Versions};
 use crate::rule::{Family, Out, Rule, RuleMeta, Wants};
-use crate::sanitize::escape_controls;
 
 pub static META: RuleMeta = RuleMeta {
     id: "initialized-required",
@@ -38,7 +37,7 @@ fn session_end(session: &Session, out: &mut Out) {
                 Severity::Error,
                 format!(
                     "client sends {} but never sent notifications/initialized",
-                    escape_controls(method)
+                    method
                 ),
                 (result, "the server answered initialize here"),
             ),
@@ -47,7 +46,7 @@ fn session_end(session: &Session, out: &mut Out) {
                 Severity::Warning,
                 format!(
                     "client sends {} before it sent notifications/initialized",
-                    escape_controls(method)
+                    method
                 ),
                 (initialized, "notifications/initialized came only here"),
             ),

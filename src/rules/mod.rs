@@ -186,11 +186,7 @@ const UNREADABLE_NOTE: &str =
 
 /// How a side names a request in messages: "client request 3 (tools/call)".
 pub(crate) fn describe_request(side: Side, request: &crate::engine::RequestView) -> String {
-    format!(
-        "{side} request {} ({})",
-        request.id,
-        crate::sanitize::escape_controls(request.method)
-    )
+    format!("{side} request {} ({})", request.id, request.method)
 }
 
 /// The member names of a JSON object as written, sorted; `None` when the
@@ -207,7 +203,7 @@ pub(crate) fn members_besides_meta(member: Option<&crate::event::Json>) -> Optio
     let names: Vec<String> = object_keys(member)?
         .into_iter()
         .filter(|name| name != "_meta")
-        .map(|name| format!("{:?}", crate::sanitize::escape_controls(&name)))
+        .map(|name| format!("{name:?}"))
         .collect();
     let names: Vec<&str> = names.iter().map(String::as_str).collect();
     (!names.is_empty()).then(|| listed(&names))

@@ -2,7 +2,7 @@
 
 use crate::diagnostic::Severity;
 use crate::event::{Body, NumberField};
-use crate::protocol::{SpecPage, Versions};
+use crate::protocol::{fields, SpecPage, Versions};
 use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
 
 pub static META: RuleMeta = RuleMeta {
@@ -47,7 +47,9 @@ fn check(ctx: &Ctx, out: &mut Out) {
         if let NumberField::Invalid(kind) = params.total {
             problems.push(format!("total is {}, not a number", kind.describe()));
         }
-        if let Some(kind) = params.message_invalid {
+        // Before 2025-03-26 `message` is an extra member, and may hold anything.
+        let defined = fields::PROGRESS_MESSAGE.covers(ctx.versions);
+        if let (Some(kind), true) = (params.message_invalid, defined) {
             problems.push(format!("message is {}, not a string", kind.describe()));
         }
     }
@@ -71,6 +73,19 @@ mod tests {
             "progress-malformed",
             &format!("{HANDSHAKE}{}", lines.join("\n")),
         )
+    }
+
+    #[test]
+    fn a_non_string_message_is_an_extra_member_before_2025_03_26() {
+        let call = r#"{"from":"client","msg":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"progressToken":"t"}}}}"#;
+        let progress = r#"{"from":"server","msg":{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":1,"message":42}}}"#;
+        let trace =
+            |version: &str| HANDSHAKE.replace("2025-11-25", version) + call + "\n" + progress;
+        assert_eq!(findings("progress-malformed", &trace("2024-11-05")), []);
+        assert_eq!(
+            findings("progress-malformed", &trace("2025-03-26")),
+            [(5, Error)]
+        );
     }
 
     #[test]
@@ -110,5 +125,24 @@ mod tests {
             r#"{"from":"server","msg":{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1.5,"progress":1}}}"#,
         ];
         assert_eq!(check(&lines), []);
+    }
+
+    /// Server progress whose params are `params` (a JSON text).
+    fn progress(params: &str) -> String {
+        format!(
+            r#"{{"from":"server","msg":{{"jsonrpc":"2.0","method":"notifications/progress","params":{params}}}}}"#
+        )
+    }
+
+    #[test]
+    fn fires_on_a_null_total_and_a_null_message() {
+        let progress = progress(r#"{"progressToken":1,"progress":25,"total":null,"message":null}"#);
+        assert_eq!(check(&[CALL, &progress]), [(5, Error)]);
+    }
+
+    #[test]
+    fn fires_on_a_string_total_and_an_object_message() {
+        let progress = progress(r#"{"progressToken":1,"progress":25,"total":"100","message":{}}"#);
+        assert_eq!(check(&[CALL, &progress]), [(5, Error)]);
     }
 }

@@ -92,4 +92,13 @@ mod tests {
         ];
         assert_eq!(check(&lines), []);
     }
+
+    #[test]
+    fn fires_on_progress_for_a_request_that_asked_for_none() {
+        let lines = [
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":1,"method":"tools/call"}}"#,
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"index-1","progress":1}}}"#,
+        ];
+        assert_eq!(check(&lines), [(5, Error)]);
+    }
 }

@@ -37,7 +37,6 @@ fn check(ctx: &Ctx, out: &mut Out) {
     let Some((_, init_location)) = &lifecycle.initialize else {
         return;
     };
-    let method = crate::sanitize::escape_controls(method);
     let (message, related) = match (from, lifecycle.initialize_response, lifecycle.initialized) {
         // The client waits for the initialize response even if it sent
         // `initialized` too early.
@@ -127,5 +126,15 @@ mod tests {
         ];
         assert_eq!(check(&lines), []);
         assert_eq!(check(&[TOOLS_LIST]), []);
+    }
+
+    #[test]
+    fn warns_when_initialized_was_sent_before_the_result() {
+        // notifications/initialized does not end the handshake on its own.
+        let [initialize, result, initialized] = handshake();
+        assert_eq!(
+            check(&[initialize, initialized, TOOLS_LIST, result]),
+            [(3, Warning)]
+        );
     }
 }

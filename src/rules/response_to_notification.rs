@@ -114,4 +114,10 @@ mod tests {
         ];
         assert_eq!(check(&lines), [(6, Error)]);
     }
+
+    #[test]
+    fn fires_on_a_null_id_error_when_no_line_was_unreadable() {
+        let notification = r#"{"from":"client","msg":{"jsonrpc":"2.0","method":"notifications/roots/list_changed"}}"#;
+        assert_eq!(check(&[notification, NULL_ID_ERROR]), [(5, Error)]);
+    }
 }

@@ -120,4 +120,13 @@ mod tests {
         ];
         assert_eq!(check(&lines), []);
     }
+
+    #[test]
+    fn fires_when_the_client_answers_its_own_request() {
+        let lines = [
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":3,"method":"tools/list"}}"#,
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":3,"result":{"tools":[]}}}"#,
+        ];
+        assert_eq!(check(&lines), [(5, Error)]);
+    }
 }

@@ -120,6 +120,29 @@ mod tests {
     }
 
     #[test]
+    fn a_post_stream_that_ends_without_the_response_is_named() {
+        use crate::rules::testing::har;
+        use serde_json::json;
+        let call = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "slow", "_meta": {"progressToken": "t"}}});
+        let progress = r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":1}}"#;
+        // Status 200 and no error: only the missing response shows the drop.
+        let entry = json!({
+            "request": {"method": "POST", "url": "http://localhost/mcp", "postData": {"text": call.to_string()}},
+            "response": {"status": 200, "content": {"mimeType": "text/event-stream", "text": format!("data: {progress}\n\n")}},
+        });
+        let trace = har(&[entry]);
+        let findings = crate::lint_str(&trace);
+        let finding = findings
+            .iter()
+            .find(|d| d.rule.id == "unanswered-request")
+            .expect("unanswered-request");
+        assert_eq!(
+            finding.related[0].message,
+            "its stream ended before the response"
+        );
+    }
+
+    #[test]
     fn silent_when_answered_or_cancelled() {
         let lines = [
             r#"{"from":"client","msg":{"jsonrpc":"2.0","id":1,"method":"tools/list"}}"#,
@@ -140,5 +163,16 @@ mod tests {
         ]
         .join("\n");
         assert_eq!(findings("unanswered-request", &trace), []);
+    }
+
+    #[test]
+    fn info_even_when_the_trace_starts_mid_session() {
+        let trace = [
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":57,"method":"resources/read"}}"#,
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":58,"method":"tools/call"}}"#,
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","id":57,"result":{"contents":[]}}}"#,
+        ]
+        .join("\n");
+        assert_eq!(findings("unanswered-request", &trace), [(2, Info)]);
     }
 }

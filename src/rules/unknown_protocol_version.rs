@@ -4,7 +4,6 @@ use crate::diagnostic::Severity;
 use crate::engine::lifecycle::named_versions;
 use crate::protocol::{SpecPage, Version, Versions};
 use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
-use crate::sanitize::escape_controls;
 
 pub static META: RuleMeta = RuleMeta {
     id: "unknown-protocol-version",
@@ -39,7 +38,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
             &META,
             format!(
                 "{from} names protocol version {:?}, which is no published revision; it is read as {}",
-                escape_controls(&named.text),
+                &named.text,
                 named.read_as
             ),
         ));

@@ -5,7 +5,6 @@ use crate::diagnostic::Severity;
 use crate::event::Side;
 use crate::protocol::{SpecPage, Versions};
 use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
-use crate::sanitize::escape_controls;
 
 pub static META: RuleMeta = RuleMeta {
     id: "version-client-disconnect",
@@ -38,8 +37,8 @@ fn check(ctx: &Ctx, out: &mut Out) {
             &META,
             format!(
                 "client goes on in protocol version {:?} although it asked for {:?}",
-                escape_controls(answered),
-                escape_controls(requested)
+                answered,
+                requested
             ),
         )
         .with_related(result, "the server answered the other version here")

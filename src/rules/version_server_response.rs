@@ -6,7 +6,6 @@ use crate::engine::{Facts, ResponseTarget};
 use crate::event::{Body, Outcome, Side};
 use crate::protocol::{SpecPage, Versions};
 use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
-use crate::sanitize::escape_controls;
 
 pub static META: RuleMeta = RuleMeta {
     id: "version-server-response",
@@ -49,9 +48,9 @@ fn check(ctx: &Ctx, out: &mut Out) {
             &META,
             format!(
                 "server answers protocol version {:?} to a request for {:?}: allowed only if it does not support {:?}",
-                escape_controls(answered),
-                escape_controls(requested),
-                escape_controls(requested),
+                answered,
+                requested,
+                requested,
             ),
         )
         .with_request_id(request.id)
