@@ -269,6 +269,11 @@ pub struct Message {
     pub problems: Vec<ShapeProblem>,
     /// Index inside a batch (`None` for a message that is the whole line).
     pub batch_index: Option<u32>,
+    /// ADDED for issue 13 (client logs): the log shows this message only in
+    /// part (Claude Desktop's payload-free lines, a payload a logger cut at
+    /// depth), so a member it does not show may still have been sent. Rules
+    /// must not conclude anything from a missing member of such a message.
+    pub incomplete: bool,
 }
 
 impl Message {

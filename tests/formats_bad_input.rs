@@ -121,6 +121,28 @@ fn broken_claude_desktop_logs() {
 }
 
 #[test]
+fn broken_payload_free_claude_desktop_lines() {
+    let good = fixture("claude-log/mcp-payload-free-2026.log");
+    let (stdout, code, stderr) = lint_files(
+        "claude-log",
+        &[
+            // A method without its closing quote, and a word no summary has.
+            (
+                "summary.log",
+                replace(
+                    &replace(&good, "method=\"tools/list\"", b"method=\"tools/list"),
+                    "id=1 result",
+                    b"id=1 payload",
+                ),
+            ),
+        ],
+    );
+    assert_eq!(code, Some(1));
+    assert!(stderr.is_empty(), "{stderr}");
+    insta::assert_snapshot!(stdout);
+}
+
+#[test]
 fn broken_vscode_logs() {
     let good = fixture("vscode-log/weather-vscode-1.99.log");
     let (stdout, code, stderr) = lint_files(

@@ -23,9 +23,12 @@
 use std::borrow::Cow;
 
 use super::logline::{bracketed, is_level, messages_in, Connections};
+use super::payload_free;
 use super::timestamp::parse_rfc3339_ms;
 use super::{line_location, lines};
-use crate::event::{Event, Payload, Side, Transport, Unreadable};
+use compact_str::CompactString;
+
+use crate::event::{Event, Location, Message, Payload, Side, Transport, Unreadable};
 
 /// What a line of the log says.
 #[derive(Debug, PartialEq)]
@@ -34,6 +37,13 @@ enum Said<'a> {
     Message {
         from: Side,
         json: &'a str,
+        column: usize,
+    },
+    /// A message logged without its payload (since mid-2026): a summary
+    /// such as `method="initialize" id=0 params`, starting at byte `column`.
+    Summary {
+        from: Side,
+        text: &'a str,
         column: usize,
     },
     /// Claude Desktop could not parse what the server wrote on its stdout.
@@ -66,17 +76,16 @@ fn parse(line: &str) -> Option<Line<'_>> {
         _ => return None,
     };
     let column = line.len() - text.len();
-    let said = if let Some(json) = text.strip_prefix("Message from client: ") {
-        Said::Message {
-            from: Side::Client,
-            json,
-            column: column + "Message from client: ".len(),
-        }
-    } else if let Some(json) = text.strip_prefix("Message from server: ") {
-        Said::Message {
-            from: Side::Server,
-            json,
-            column: column + "Message from server: ".len(),
+    let said = if let Some((from, json)) = message_text(text) {
+        let column = column + (text.len() - json.len());
+        if payload_free::is_summary(json) {
+            Said::Summary {
+                from,
+                text: json.trim_end(),
+                column,
+            }
+        } else {
+            Said::Message { from, json, column }
         }
     } else {
         let text = without_metadata(text);
@@ -97,6 +106,16 @@ fn parse(line: &str) -> Option<Line<'_>> {
         server,
         said,
     })
+}
+
+/// The sender and the text of a `Message from ...: ` line.
+fn message_text(text: &str) -> Option<(Side, &str)> {
+    [
+        ("Message from client: ", Side::Client),
+        ("Message from server: ", Side::Server),
+    ]
+    .into_iter()
+    .find_map(|(prefix, from)| Some((from, text.strip_prefix(prefix)?)))
 }
 
 /// The text of a log line without the metadata Claude Desktop appends to it:
@@ -144,15 +163,7 @@ pub(crate) fn decode(bytes: &[u8], source: u32) -> Vec<Event> {
             continue;
         };
         let server = line.server;
-        let event = |session, from, payload| Event {
-            location,
-            session,
-            from: Some(from),
-            stream: None,
-            time_ms: Some(line.time_ms),
-            place: None,
-            payload,
-        };
+        let at = (location, line.time_ms);
         match line.said {
             Said::Starting => connections.start(server),
             Said::Other => {}
@@ -163,34 +174,81 @@ pub(crate) fn decode(bytes: &[u8], source: u32) -> Vec<Event> {
                     invalid_utf8.unwrap_or(0) + 1
                 )),
             )),
-            Said::Message { from, json, column } => match messages_in(json, column) {
-                Err(why) => out.push(Event::unreadable(location, why)),
-                Ok(messages) => {
-                    // An initialize after the connection closed, without the
-                    // `Initializing server...` line (an excerpt of the log).
-                    let initialize = messages.iter().any(|m| m.method() == Some("initialize"));
-                    if from == Side::Client && initialize && connections.is_closed(server) {
-                        connections.start(server);
-                    }
-                    let session = connections.session(server);
-                    for message in messages {
-                        out.push(event(session.clone(), from, Payload::Message(message)));
-                    }
-                }
-            },
+            Said::Message { from, json, column } => {
+                let messages = messages_in(json, column);
+                push_messages(&mut out, &mut connections, at, server, from, messages);
+            }
+            Said::Summary { from, text, column } => {
+                let message = payload_free::message(text, column).map(|m| vec![m]);
+                push_messages(&mut out, &mut connections, at, server, from, message);
+            }
             Said::NotJson(seen) => {
                 let session = connections.session(server);
                 let payload = Payload::Transport(Transport::NotProtocol(seen.to_string()));
-                out.push(event(session, Side::Server, payload));
+                out.push(line_event(at, session, Side::Server, payload));
             }
             Said::Closed(side) => {
                 let session = connections.session(server);
                 connections.close(server);
-                out.push(event(session, side, Payload::Transport(Transport::Closed)));
+                out.push(line_event(
+                    at,
+                    session,
+                    side,
+                    Payload::Transport(Transport::Closed),
+                ));
             }
         }
     }
     out
+}
+
+/// An event of a line Claude Desktop wrote.
+fn line_event(
+    line: (Location, f64),
+    session: Option<CompactString>,
+    from: Side,
+    payload: Payload,
+) -> Event {
+    Event {
+        location: line.0,
+        session,
+        from: Some(from),
+        stream: None,
+        time_ms: Some(line.1),
+        place: None,
+        payload,
+    }
+}
+
+/// The events of the messages on one line (at `line`: its location and
+/// time), or of the line when they could not be read.
+fn push_messages(
+    out: &mut Vec<Event>,
+    connections: &mut Connections,
+    line: (Location, f64),
+    server: Option<&str>,
+    from: Side,
+    messages: Result<Vec<Message>, Unreadable>,
+) {
+    let messages = match messages {
+        Ok(messages) => messages,
+        Err(why) => return out.push(Event::unreadable(line.0, why)),
+    };
+    // An initialize after the connection closed, without the
+    // `Initializing server...` line (an excerpt of the log).
+    let initialize = messages.iter().any(|m| m.method() == Some("initialize"));
+    if from == Side::Client && initialize && connections.is_closed(server) {
+        connections.start(server);
+    }
+    let session = connections.session(server);
+    for message in messages {
+        out.push(line_event(
+            line,
+            session.clone(),
+            from,
+            Payload::Message(message),
+        ));
+    }
 }
 
 #[cfg(test)]
@@ -238,6 +296,42 @@ mod tests {
             said("2025-07-12T05:51:44.601Z [info] Message from client: {}").0,
             None
         );
+    }
+
+    #[test]
+    fn payload_free_lines_mixed_with_json_lines() {
+        let log =
+            "2026-08-13T07:09:45.382Z [info] [cbm] Message from client: method=\"initialize\" id=0 params\n\
+             2026-08-13T07:09:45.400Z [cbm] [info] Message from server: {\"jsonrpc\":\"2.0\",\"id\":0,\"result\":{}} { metadata: undefined }\n\
+             2026-08-13T07:09:45.401Z [info] [cbm] Message from client: method=\"notifications/initialized\"\n\
+             2026-08-13T07:09:45.402Z [info] [cbm] Message from server: id=0 result \n\
+             2026-08-13T07:09:45.403Z [info] [cbm] Message from client: method=\"x\n";
+        let events = decode(log.as_bytes(), 0);
+        let seen: Vec<_> = events
+            .iter()
+            .map(|e| match &e.payload {
+                Payload::Message(m) => {
+                    (e.location.line, m.incomplete, m.method().map(str::to_owned))
+                }
+                _ => (e.location.line, true, Some("unreadable".into())),
+            })
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                (1, true, Some("initialize".into())),
+                (2, false, None),
+                (3, true, Some("notifications/initialized".into())),
+                (4, true, None),
+                (5, true, Some("unreadable".into())),
+            ]
+        );
+        assert!(events[..4]
+            .iter()
+            .all(|e| e.session.as_deref() == Some("cbm")));
+        assert!(is_marker(
+            b"2026-08-20T15:44:54.404Z [info] [github] Message from server: id=0 result"
+        ));
     }
 
     #[test]

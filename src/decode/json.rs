@@ -285,7 +285,7 @@ const KNOWN_METHODS: &[&str] = &[
     "subscriptions/listen",
 ];
 
-fn method_name(name: Cow<'_, str>) -> Method {
+pub(crate) fn method_name(name: Cow<'_, str>) -> Method {
     match KNOWN_METHODS.iter().find(|known| **known == name) {
         Some(known) => Cow::Borrowed(known),
         None => Cow::Owned(name.into_owned()),
@@ -377,6 +377,7 @@ pub(crate) fn message_of(raw: ObjectOr<RawMessage<'_>>, batch_index: Option<u32>
                 body: Body::Unclassifiable,
                 problems: vec![ShapeProblem::NotAnObject(kind)],
                 batch_index,
+                incomplete: false,
             }
         }
     };
@@ -433,6 +434,7 @@ pub(crate) fn message_of(raw: ObjectOr<RawMessage<'_>>, batch_index: Option<u32>
         body,
         problems,
         batch_index,
+        incomplete: false,
     }
 }
 
@@ -473,6 +475,7 @@ pub(crate) fn messages_of(raw: OneOrBatch<'_>, mut each: impl FnMut(Message)) {
             body: Body::Unclassifiable,
             problems: vec![ShapeProblem::EmptyBatch],
             batch_index: None,
+            incomplete: false,
         }),
         OneOrBatch::Batch(items) => {
             for (i, item) in items.into_iter().enumerate() {

@@ -13,6 +13,7 @@ mod json;
 mod jsonl;
 mod logline;
 mod mcpsnoop;
+mod payload_free;
 pub mod sse;
 pub mod timestamp;
 mod vscode_log;
@@ -272,6 +273,8 @@ mod tests {
             detect(b"{\"from\":\"client\",\"msg\":{}}\n2025-07-12T05:51:44.601Z [c] [info] Message from client: {}\n"),
             Format::Canonical
         );
+        let payload_free = b"2026-08-13T07:09:45.382Z [info] [codebase-memory-mcp] Message from client: method=\"initialize\" id=0 params\n";
+        assert_eq!(detect(payload_free), Format::ClaudeLog);
         let vscode = b"2026-07-24 02:03:14.031 [info] Starting server mcp-taskfile-server\n2026-07-24 02:03:14.031 [info] Connection state: Starting\n";
         assert_eq!(detect(vscode), Format::VscodeLog);
         assert_eq!(

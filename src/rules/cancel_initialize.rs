@@ -19,12 +19,34 @@ pub static META: RuleMeta = RuleMeta {
     help: "to give up on a server that does not answer initialize, close the connection instead",
 };
 
+/// Why a cancellation without a logged target is only probably of initialize.
+const PROBABLE_NOTE: &str = "the log does not show which request was cancelled; initialize was the client's only open request, so it is the probable target";
+
 impl Rule for CancelInitialize {
     fn meta(&self) -> &'static RuleMeta {
         &META
     }
 
     fn check(&self, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
+        // ADDED for issue 13: a cancellation whose target the log does not show.
+        if let Facts::Cancel(CancelTarget::Unlogged {
+            probable_initialize: Some(request),
+        }) = &ctx.facts
+        {
+            out.push(
+                ctx.diagnostic(
+                    &META,
+                    format!(
+                        "client probably cancels its initialize request {}",
+                        request.id
+                    ),
+                )
+                .with_severity(Severity::Warning)
+                .with_note(PROBABLE_NOTE)
+                .with_request_id(request.id)
+                .with_related(request.location, "initialize was sent here"),
+            );
+        }
         if let Facts::Cancel(CancelTarget::Initialize(request)) = &ctx.facts {
             out.push(
                 ctx.diagnostic(

@@ -28,7 +28,9 @@ impl Rule for ProgressMalformed {
         let Some(Body::Notification { method, params }) = ctx.message.map(|m| &m.body) else {
             return;
         };
-        if method != "notifications/progress" {
+        // ADDED for issue 13: a log that shows the message only in part
+        // cannot prove that a member is missing.
+        if method != "notifications/progress" || ctx.message.is_some_and(|m| m.incomplete) {
             return;
         }
         let mut problems = Vec::new();
