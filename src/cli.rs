@@ -38,6 +38,8 @@ pub enum InputFormat {
     Inspector,
     /// An MCP Inspector network export (Network screen, Export JSON).
     InspectorNetwork,
+    /// Claude Code's mcp-logs-SERVER/*.jsonl, its debug log, or its VS Code channel.
+    ClaudeCode,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -59,7 +61,7 @@ pub enum ColorChoice {
 #[command(name = "mcp-lint", version, about)]
 pub struct Cli {
     /// Trace files, directories (walked for *.jsonl, *.ndjson, *.har, and *.log files that are
-    /// Claude Desktop or VS Code MCP logs), or - for stdin.
+    /// Claude Desktop, Claude Code or VS Code MCP logs), or - for stdin.
     #[arg(value_name = "PATH")]
     pub paths: Vec<PathBuf>,
 
@@ -200,6 +202,7 @@ pub fn run(cli: Cli) -> u8 {
         InputFormat::Mcpsnoop => Some(Format::Mcpsnoop),
         InputFormat::Inspector => Some(Format::Inspector),
         InputFormat::InspectorNetwork => Some(Format::InspectorNetwork),
+        InputFormat::ClaudeCode => Some(Format::ClaudeCode),
     };
 
     let (inputs, walk_errors) = input::expand(&cli.paths);

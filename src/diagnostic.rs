@@ -122,6 +122,9 @@ pub struct Diagnostic {
     /// A short label for the offending line; the rule's summary when `None`.
     pub label: Option<String>,
     pub spec_url: Option<String>,
+    /// ADDED for issue 13: the finding rests on a failure the client's log
+    /// reports in words, not on messages the trace shows.
+    pub reported_by_client: bool,
 }
 
 impl Diagnostic {
@@ -150,6 +153,12 @@ impl Diagnostic {
 
     pub fn with_label(mut self, label: impl Into<String>) -> Self {
         self.label = Some(label.into());
+        self
+    }
+
+    /// ADDED for issue 13: marks a finding the client's log reported.
+    pub fn reported_by_client(mut self) -> Self {
+        self.reported_by_client = true;
         self
     }
 

@@ -13,6 +13,7 @@ const FORMATS: &[&str] = &[
     "mcpsnoop",
     "inspector",
     "inspector-network",
+    "claude-code",
 ];
 
 fn mcp_lint(args: &[&str], cwd: &Path) -> Output {
@@ -135,6 +136,35 @@ fn broken_payload_free_claude_desktop_lines() {
                     b"id=1 payload",
                 ),
             ),
+        ],
+    );
+    assert_eq!(code, Some(1));
+    assert!(stderr.is_empty(), "{stderr}");
+    insta::assert_snapshot!(stdout);
+}
+
+#[test]
+fn broken_claude_code_logs() {
+    let good = fixture("claude-code/mcp-logs-progress-after-result.jsonl");
+    let debug = fixture("claude-code/debug-meterian.log");
+    let array = fixture("claude-code/mcp-logs-array-2025.json");
+    let (stdout, code, stderr) = lint_files(
+        "claude-code",
+        &[
+            // Cut in a record, as a file still being written; then NUL
+            // padding, as a crash leaves it.
+            (
+                "cut.jsonl",
+                [cut_in_line(&good, 7), b"\n\0\0\0\0".to_vec()].concat(),
+            ),
+            // A record that is not JSON, and bytes that are not UTF-8.
+            (
+                "malformed.jsonl",
+                replace(&good, "{\"debug\":\"Closing", b"{debug:\"Clos\xe9ing"),
+            ),
+            // The debug log and the pretty-printed array, cut.
+            ("debug.log", cut_in_line(&debug, 10)),
+            ("array.json", cut_in_line(&array, 15)),
         ],
     );
     assert_eq!(code, Some(1));

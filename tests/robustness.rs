@@ -17,6 +17,7 @@ const FORMATS: &[Format] = &[
     Format::Mcpsnoop,
     Format::Inspector,
     Format::InspectorNetwork,
+    Format::ClaudeCode,
 ];
 
 fn files(dir: &Path, out: &mut Vec<PathBuf>) {

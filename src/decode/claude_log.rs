@@ -23,8 +23,8 @@
 use std::borrow::Cow;
 
 use super::logline::{bracketed, is_level, messages_in, Connections};
-use super::payload_free;
 use super::timestamp::parse_rfc3339_ms;
+use super::{client_report, payload_free};
 use super::{line_location, lines};
 use compact_str::CompactString;
 
@@ -95,7 +95,7 @@ fn parse(line: &str) -> Option<Line<'_>> {
             Said::Closed(Side::Server)
         } else if text.starts_with("Initializing server") {
             Said::Starting
-        } else if level == "error" && is_json_parse_error(text) {
+        } else if level == "error" && client_report::is_json_parse_error(text) {
             Said::NotJson(text)
         } else {
             Said::Other
@@ -130,16 +130,6 @@ fn without_metadata(text: &str) -> &str {
         .filter_map(|marker| text.rfind(marker))
         .max()
         .map_or(text, |at| &text[..at])
-}
-
-/// Whether an error Claude Desktop logged is JavaScript's `JSON.parse`
-/// failing on a line of the server's stdout.
-fn is_json_parse_error(text: &str) -> bool {
-    text.contains("is not valid JSON")
-        || text.contains(" in JSON at position")
-        || text.contains("after JSON at position")
-        || text.starts_with("Unexpected token")
-        || text.starts_with("Unexpected end of JSON input")
 }
 
 /// Whether a line is one only Claude Desktop's MCP log would hold (used to

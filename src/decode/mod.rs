@@ -3,7 +3,9 @@
 //! Every function here is pure: a chunk decodes the same way on any thread,
 //! which is what makes the output independent of the thread count.
 
+mod claude_code;
 mod claude_log;
+mod client_report;
 mod document;
 mod har;
 mod http;
@@ -42,6 +44,12 @@ pub enum Format {
     Inspector,
     /// An MCP Inspector network export: HTTP exchanges (one JSON document).
     InspectorNetwork,
+    /// Claude Code's `mcp-logs-<server>/*.jsonl`, its debug log, or the VS
+    /// Code extension's "From claude:" channel: failures the client reports.
+    ClaudeCode,
+    /// A file in no known format (detected only, never asked for): it gives
+    /// one finding rather than one per line.
+    Unknown,
 }
 
 impl Format {
@@ -55,6 +63,8 @@ impl Format {
             Format::Mcpsnoop => "mcpsnoop",
             Format::Inspector => "inspector",
             Format::InspectorNetwork => "inspector-network",
+            Format::ClaudeCode => "claude-code",
+            Format::Unknown => "unknown",
         }
     }
 
@@ -69,6 +79,8 @@ impl Format {
                 | Format::VscodeLog
                 | Format::Inspector
                 | Format::InspectorNetwork
+                | Format::ClaudeCode
+                | Format::Unknown
         )
     }
 }
@@ -81,6 +93,9 @@ pub fn detect(bytes: &[u8]) -> Format {
     }
     if let Some(format) = inspector::sniff(bytes) {
         return format;
+    }
+    if claude_code::sniff(bytes) {
+        return Format::ClaudeCode;
     }
     detect_log(bytes).unwrap_or_else(|| detect_lines(bytes))
 }
@@ -102,6 +117,9 @@ fn detect_log(bytes: &[u8]) -> Option<Format> {
         }
         if vscode_log::is_marker(line) {
             return Some(Format::VscodeLog);
+        }
+        if claude_code::is_marker(line) {
+            return Some(Format::ClaudeCode);
         }
     }
     None
@@ -125,11 +143,14 @@ fn detect_lines(bytes: &[u8]) -> Format {
         #[serde(borrow)]
         direction: Option<&'a RawValue>,
     }
+    let mut any_json = false;
     for line in bytes
         .split(|b| *b == b'\n')
         .filter(|l| !is_blank(l))
         .take(64)
     {
+        // A line that opens a JSON value, even a cut one, makes it a trace.
+        any_json |= line.trim_ascii_start().starts_with(b"{");
         if line.trim_ascii_start().starts_with(b"[") {
             return Format::Bare;
         }
@@ -145,7 +166,12 @@ fn detect_lines(bytes: &[u8]) -> Format {
             }
         }
     }
-    Format::Canonical
+    let empty = bytes.iter().all(u8::is_ascii_whitespace);
+    if any_json || empty {
+        Format::Canonical
+    } else {
+        Format::Unknown
+    }
 }
 
 fn is_blank(line: &[u8]) -> bool {
@@ -213,11 +239,26 @@ pub fn decode_document(bytes: &[u8], source: u32, format: Format) -> Vec<Event> 
         Format::VscodeLog => vscode_log::decode(bytes, source),
         Format::Inspector => inspector::decode(bytes, source),
         Format::InspectorNetwork => inspector_network::decode(bytes, source),
+        Format::ClaudeCode => claude_code::decode(bytes, source),
+        Format::Unknown => unknown_format(bytes, source),
         Format::Canonical | Format::Bare | Format::Mcpsnoop => {
             let mut chunk = decode_chunk(bytes, 0, source, format);
             std::mem::take(&mut chunk.events)
         }
     }
+}
+
+/// The one event of a file in no known format, at its first line: one
+/// finding says so, where one per line would bury it.
+fn unknown_format(bytes: &[u8], source: u32) -> Vec<Event> {
+    let Some((number, start, line)) = lines(bytes).find(|(_, _, l)| !is_blank(l)) else {
+        return Vec::new();
+    };
+    let why = "the file is in no known format: no line is JSON or a line of a known client's log (name the format with --input-format if it is one)";
+    vec![Event::unreadable(
+        line_location(source, number, start as u64, line),
+        crate::event::Unreadable::Json(why.into()),
+    )]
 }
 
 /// Decodes one line of a line-based format into zero or more events (a
@@ -231,7 +272,9 @@ pub fn decode_line(line: &[u8], location: Location, format: Format, out: &mut Ve
         | Format::ClaudeLog
         | Format::VscodeLog
         | Format::Inspector
-        | Format::InspectorNetwork => {
+        | Format::InspectorNetwork
+        | Format::ClaudeCode
+        | Format::Unknown => {
             unreachable!("a {} input is decoded as one document", format.name())
         }
     }
@@ -275,21 +318,32 @@ mod tests {
         );
         let payload_free = b"2026-08-13T07:09:45.382Z [info] [codebase-memory-mcp] Message from client: method=\"initialize\" id=0 params\n";
         assert_eq!(detect(payload_free), Format::ClaudeLog);
+        for claude_code in [
+            &b"{\"debug\":\"Calling MCP tool: x\",\"timestamp\":\"2026-07-07T12:49:41.279Z\",\"sessionId\":\"6c47\",\"cwd\":\"/p\"}\n"[..],
+            b"[\n  {\n    \"debug\": \"Node version: v22.19.0\",\n    \"timestamp\": \"2025-10-13T17:57:36.153Z\",\n    \"sessionId\": \"a7a0\"\n  }\n]\n",
+            b"2026-03-02T18:44:16.120Z [DEBUG] [STARTUP] Loading MCP configs...\n2026-03-02T18:44:16.136Z [DEBUG] MCP server \"m\": Starting connection with timeout of 30000ms\n",
+            b"2026-04-21 17:12:19.227 [info] From claude: 2026-04-21T11:42:19.227Z [DEBUG] Error log sink initialized\n",
+        ] {
+            assert_eq!(detect(claude_code), Format::ClaudeCode);
+        }
         let vscode = b"2026-07-24 02:03:14.031 [info] Starting server mcp-taskfile-server\n2026-07-24 02:03:14.031 [info] Connection state: Starting\n";
         assert_eq!(detect(vscode), Format::VscodeLog);
         assert_eq!(
             detect(b"{\"session_id\":\"s\",\"seq\":1,\"direction\":\"meta\",\"raw\":{\"command\":[\"x\"]}}\n"),
             Format::Mcpsnoop
         );
-        // Other programs' logs (nothing about MCP) are not claimed.
-        assert_eq!(
-            detect(b"2025-02-25 01:21:18.277 [info] db10: Handling CallTool action\n"),
-            Format::Canonical
-        );
+        // Other programs' logs (nothing about MCP) are not claimed by a
+        // client log format: without a JSON line they are in no known format.
         assert_eq!(
             detect(b"2025-07-12T05:51:44.601Z [info] Starting app\n"),
-            Format::Canonical
+            Format::Unknown
         );
+        assert_eq!(
+            detect(b"2025-07-12T05:51:44.601Z [INFO] Starting app\n"),
+            Format::Unknown
+        );
+        // A cut JSON line is still a trace (its line is reported).
+        assert_eq!(detect(b"{\"from\":\"cli"), Format::Canonical);
     }
 
     #[test]

@@ -9,6 +9,7 @@ mod cancel_initialize;
 mod cancel_malformed;
 mod cancel_unknown_request;
 mod cancel_wrong_direction;
+mod client_reported;
 mod direction_ambiguous;
 mod duplicate_response;
 mod http_202_no_body;
@@ -17,6 +18,7 @@ mod http_response_stream;
 mod invalid_envelope;
 mod invalid_json;
 mod invalid_jsonrpc;
+mod no_protocol_messages;
 mod notification_with_id;
 mod progress_after_terminal;
 mod progress_malformed;
@@ -84,6 +86,8 @@ pub static ALL: &[&dyn Rule] = &[
     &http_protocol_version_header::HttpProtocolVersionHeader,
     &http_response_stream::HttpResponseStream,
     &sse_disconnect_as_cancel::SseDisconnectAsCancel,
+    // ADDED for issue 13 (last, so that SARIF rule indexes stay put).
+    &no_protocol_messages::NoProtocolMessages,
 ];
 
 /// Looks a rule up by its id.
@@ -145,6 +149,7 @@ pub fn new_diagnostic(
         note: None,
         label: None,
         spec_url: meta.spec_url(session.version.as_deref()),
+        reported_by_client: false,
     }
 }
 

@@ -1,8 +1,10 @@
 //! `progress-unknown-token`: progress for a token no request of the peer carried.
 
+use super::client_reported;
 use super::{Ctx, Rule};
 use crate::diagnostic::{Diagnostic, RuleMeta, Severity, SpecPage};
 use crate::engine::{Facts, ProgressTarget};
+use crate::event::ReportedFailure;
 
 pub struct ProgressUnknownToken;
 
@@ -25,6 +27,24 @@ impl Rule for ProgressUnknownToken {
     }
 
     fn check(&self, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
+        // ADDED for issue 13: the client's SDK reports the progress.
+        if let Some((token, report)) = client_reported::failure(ctx, |f| match f {
+            ReportedFailure::UnknownProgressToken(token) => Some(token),
+            _ => None,
+        }) {
+            let what = match token {
+                Some(token) => {
+                    format!("the server sends progress for token {token}, which it does not know")
+                }
+                None => "the server sends progress for a token it does not know".into(),
+            };
+            let mut diagnostic = client_reported::diagnostic(ctx, &META, what, report)
+                .with_note("the token may belong to a request that was already answered or cancelled (then it is progress after the end of the request)");
+            if let Some(token) = token {
+                diagnostic = diagnostic.with_progress_token(token);
+            }
+            return out.push(diagnostic);
+        }
         let (Facts::Progress(ProgressTarget::Unknown(token)), Some(from)) = (&ctx.facts, ctx.from)
         else {
             return;

@@ -1,8 +1,10 @@
 //! `response-unknown-id`: a response whose id matches no request of the other side.
 
+use super::client_reported;
 use super::{describe_request, Ctx, Rule};
 use crate::diagnostic::{Diagnostic, RuleMeta, Severity, SpecPage};
 use crate::engine::{Facts, ResponseTarget};
+use crate::event::ReportedFailure;
 
 pub struct ResponseUnknownId;
 
@@ -19,12 +21,32 @@ pub static META: RuleMeta = RuleMeta {
     help: "answer with the id of the request exactly as received, keeping its type (1 and \"1\" are different ids)",
 };
 
+/// ADDED for issue 13: why a response the client reports as unknown is a warning.
+const FORGOTTEN_NOTE: &str = "the client forgets a request once it cancels it or stops waiting, so this may be a late answer to such a request rather than an id it never sent";
+
 impl Rule for ResponseUnknownId {
     fn meta(&self) -> &'static RuleMeta {
         &META
     }
 
     fn check(&self, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
+        // ADDED for issue 13: the client's SDK reports the response.
+        if let Some((id, report)) = client_reported::failure(ctx, |f| match f {
+            ReportedFailure::UnknownResponseId(id) => Some(id),
+            _ => None,
+        }) {
+            let what = match id {
+                Some(id) => format!("the server answers request {id}, which it does not know"),
+                None => "the server answers a request it does not know".into(),
+            };
+            let mut diagnostic = client_reported::diagnostic(ctx, &META, what, report)
+                .with_severity(Severity::Warning)
+                .with_note(FORGOTTEN_NOTE);
+            if let Some(id) = id {
+                diagnostic = diagnostic.with_request_id(id);
+            }
+            return out.push(diagnostic);
+        }
         let (Facts::Response(target), Some(from)) = (&ctx.facts, ctx.from) else {
             return;
         };

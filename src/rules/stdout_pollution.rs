@@ -1,8 +1,9 @@
 //! `stdout-pollution`: a server wrote non-protocol output on its stdout.
 
+use super::client_reported;
 use super::{Ctx, Rule};
 use crate::diagnostic::{Diagnostic, RuleMeta, Severity, SpecPage};
-use crate::event::{Payload, Transport};
+use crate::event::{Payload, ReportedFailure, Transport};
 
 pub struct StdoutPollution;
 
@@ -25,6 +26,17 @@ impl Rule for StdoutPollution {
     }
 
     fn check(&self, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
+        // ADDED for issue 13: the client reports a line it could not parse.
+        if let Some((error, report)) = client_reported::failure(ctx, |f| match f {
+            ReportedFailure::NotJson(error) => Some(error),
+            _ => None,
+        }) {
+            let what = format!(
+                "it could not parse a line of the server's stdout ({})",
+                crate::sanitize::display_bytes(error.as_bytes(), 120)
+            );
+            return out.push(client_reported::diagnostic(ctx, &META, what, report));
+        }
         if let Payload::Transport(Transport::NotProtocol(seen)) = &ctx.event.payload {
             let from = ctx.from.map_or("the server", |side| side.as_str());
             out.push(

@@ -1,9 +1,9 @@
 //! `unanswered-request`: a request with neither response nor cancellation at session end.
 
-use super::{describe_request, new_diagnostic, Rule};
+use super::{client_reported, describe_request, new_diagnostic, Ctx, Rule};
 use crate::diagnostic::{Diagnostic, RuleMeta, Severity, SpecPage};
 use crate::engine::{RequestState, Session};
-use crate::event::Side;
+use crate::event::{ReportedFailure, Side};
 
 pub struct UnansweredRequest;
 
@@ -23,6 +23,18 @@ pub static META: RuleMeta = RuleMeta {
 impl Rule for UnansweredRequest {
     fn meta(&self) -> &'static RuleMeta {
         &META
+    }
+
+    fn check(&self, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
+        // ADDED for issue 13: the client reports that it stopped waiting.
+        if let Some(((), report)) = client_reported::failure(ctx, |f| {
+            matches!(f, ReportedFailure::TimedOut).then_some(())
+        }) {
+            let what =
+                "a request timed out: the server did not answer it within the client's timeout"
+                    .into();
+            out.push(client_reported::diagnostic(ctx, &META, what, report));
+        }
     }
 
     fn session_end(&self, session: &Session, out: &mut Vec<Diagnostic>) {
