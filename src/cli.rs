@@ -40,6 +40,8 @@ pub enum InputFormat {
     InspectorNetwork,
     /// Claude Code's mcp-logs-SERVER/*.jsonl, its debug log, or its VS Code channel.
     ClaudeCode,
+    /// Cursor's "MCP Logs" output channel.
+    CursorLog,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -61,7 +63,7 @@ pub enum ColorChoice {
 #[command(name = "mcp-lint", version, about)]
 pub struct Cli {
     /// Trace files, directories (walked for *.jsonl, *.ndjson, *.har, and *.log files that are
-    /// Claude Desktop, Claude Code or VS Code MCP logs), or - for stdin.
+    /// Claude Desktop, Claude Code, Cursor or VS Code MCP logs), or - for stdin.
     #[arg(value_name = "PATH")]
     pub paths: Vec<PathBuf>,
 
@@ -203,6 +205,7 @@ pub fn run(cli: Cli) -> u8 {
         InputFormat::Inspector => Some(Format::Inspector),
         InputFormat::InspectorNetwork => Some(Format::InspectorNetwork),
         InputFormat::ClaudeCode => Some(Format::ClaudeCode),
+        InputFormat::CursorLog => Some(Format::CursorLog),
     };
 
     let (inputs, walk_errors) = input::expand(&cli.paths);

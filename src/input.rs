@@ -14,7 +14,7 @@ const MMAP_THRESHOLD: u64 = 256 * 1024;
 pub const TRACE_EXTENSIONS: &[&str] = &["jsonl", "ndjson", "har"];
 
 /// Log files are many, and most are not MCP logs: a walk picks up a `*.log`
-/// file only when its start reads as a Claude Desktop, Claude Code or VS Code MCP log.
+/// file only when its start reads as a Claude Desktop, Claude Code, Cursor or VS Code MCP log.
 const LOG_EXTENSION: &str = "log";
 
 /// How much of a `*.log` file is read to recognise it (as much as detection reads).
@@ -30,6 +30,7 @@ fn is_mcp_log(path: &Path) -> bool {
             crate::decode::Format::ClaudeLog
                 | crate::decode::Format::VscodeLog
                 | crate::decode::Format::ClaudeCode
+                | crate::decode::Format::CursorLog
         )
 }
 

@@ -14,6 +14,7 @@ const FORMATS: &[&str] = &[
     "inspector",
     "inspector-network",
     "claude-code",
+    "cursor-log",
 ];
 
 fn mcp_lint(args: &[&str], cwd: &Path) -> Output {
@@ -165,6 +166,31 @@ fn broken_claude_code_logs() {
             // The debug log and the pretty-printed array, cut.
             ("debug.log", cut_in_line(&debug, 10)),
             ("array.json", cut_in_line(&array, 15)),
+        ],
+    );
+    assert_eq!(code, Some(1));
+    assert!(stderr.is_empty(), "{stderr}");
+    insta::assert_snapshot!(stdout);
+}
+
+#[test]
+fn broken_cursor_logs() {
+    let good = fixture("cursor-log/mcp-logs-2025-tagged.log");
+    let (stdout, code, stderr) = lint_files(
+        "cursor-log",
+        &[
+            // Cut in the last line, as a log still being written: a sentence
+            // cut short is not a report, and is skipped.
+            ("cut.log", cut_in_line(&good, 10)),
+            // Bytes that are not UTF-8 in a reported line and in stderr.
+            (
+                "latin1.log",
+                replace(
+                    &replace(&good, "Aggregator", b"Aggr\xe9gator"),
+                    "Processing",
+                    b"Proc\xe9ssing",
+                ),
+            ),
         ],
     );
     assert_eq!(code, Some(1));

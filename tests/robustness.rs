@@ -18,6 +18,7 @@ const FORMATS: &[Format] = &[
     Format::Inspector,
     Format::InspectorNetwork,
     Format::ClaudeCode,
+    Format::CursorLog,
 ];
 
 fn files(dir: &Path, out: &mut Vec<PathBuf>) {

@@ -29,7 +29,7 @@ use super::client_report;
 use super::logline::{bracketed, Connections};
 use super::timestamp::parse_rfc3339_ms;
 use super::{line_location, lines, vscode_log};
-use crate::event::{Event, Location, Payload, Side, Transport, Unreadable};
+use crate::event::{Event, Location, Unreadable};
 
 /// The client named in the finding of a log that holds nothing to check.
 const CLIENT: &str = "Claude Code";
@@ -153,17 +153,7 @@ fn reported(
     if sentence.starts_with("Server stderr:") {
         return None;
     }
-    let report = client_report::scan(sentence)?;
-    Some(Event {
-        location,
-        session,
-        // The side at fault: the server broke the protocol.
-        from: Some(Side::Server),
-        stream: None,
-        time_ms,
-        place: None,
-        payload: Payload::Transport(Transport::ClientReported(Box::new(report))),
-    })
+    client_report::event_of(location, session, time_ms, sentence)
 }
 
 /// Decodes a whole log in file order.
@@ -173,25 +163,8 @@ pub(crate) fn decode(bytes: &[u8], source: u32) -> Vec<Event> {
     } else {
         decode_debug_log(bytes, source)
     };
-    note_if_nothing_reported(bytes, source, CLIENT, &mut out);
+    client_report::note_if_nothing_reported(bytes, source, CLIENT, &mut out);
     out
-}
-
-/// Adds the one event that says a known client's log held nothing to check:
-/// no message, no reported failure, and no line that could not be read (which
-/// may have held one, and is reported itself). An empty file says nothing.
-pub(super) fn note_if_nothing_reported(
-    bytes: &[u8],
-    source: u32,
-    client: &str,
-    out: &mut Vec<Event>,
-) {
-    let first = lines(bytes).find(|(_, _, line)| !super::is_blank(line));
-    if let (true, Some((number, start, line))) = (out.is_empty(), first) {
-        let location = line_location(source, number, start as u64, line);
-        let payload = Payload::Transport(Transport::NoMessages(client.into()));
-        out.push(Event::bare(location, payload));
-    }
 }
 
 /// The records of an `mcp-logs` file: one per line, or pretty-printed

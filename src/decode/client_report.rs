@@ -22,7 +22,13 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use super::json::key_of;
-use crate::event::{ClientReport, ProgressToken, ReportedFailure, RequestId};
+use super::{line_location, lines};
+use compact_str::CompactString;
+
+use crate::event::{
+    ClientReport, Event, Location, Payload, ProgressToken, ReportedFailure, RequestId, Side,
+    Transport,
+};
 
 const UNKNOWN_ID: &str = "Received a response for an unknown message ID: ";
 const UNKNOWN_TOKEN: &str = "Received a progress notification for an unknown token: ";
@@ -133,6 +139,43 @@ fn python_input_value(text: &str) -> Option<&str> {
         .or_else(|| value.rfind('\''))
         .unwrap_or(value.len());
     Some(&value[..end])
+}
+
+/// The event of the failure `sentence` reports, if it reports one. Its
+/// sender is the side at fault: the server, which broke the protocol.
+pub(super) fn event_of(
+    location: Location,
+    session: Option<CompactString>,
+    time_ms: Option<f64>,
+    sentence: &str,
+) -> Option<Event> {
+    let report = scan(sentence)?;
+    Some(Event {
+        location,
+        session,
+        from: Some(Side::Server),
+        stream: None,
+        time_ms,
+        place: None,
+        payload: Payload::Transport(Transport::ClientReported(Box::new(report))),
+    })
+}
+
+/// Adds the one event that says a known client's log held nothing to check:
+/// no message, no reported failure, and no line that could not be read (which
+/// may have held one, and is reported itself). An empty file says nothing.
+pub(super) fn note_if_nothing_reported(
+    bytes: &[u8],
+    source: u32,
+    client: &str,
+    out: &mut Vec<Event>,
+) {
+    let first = lines(bytes).find(|(_, _, line)| !super::is_blank(line));
+    if let (true, Some((number, start, line))) = (out.is_empty(), first) {
+        let location = line_location(source, number, start as u64, line);
+        let payload = Payload::Transport(Transport::NoMessages(client.into()));
+        out.push(Event::bare(location, payload));
+    }
 }
 
 #[cfg(test)]

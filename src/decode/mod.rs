@@ -6,6 +6,7 @@
 mod claude_code;
 mod claude_log;
 mod client_report;
+mod cursor_log;
 mod document;
 mod har;
 mod http;
@@ -47,6 +48,8 @@ pub enum Format {
     /// Claude Code's `mcp-logs-<server>/*.jsonl`, its debug log, or the VS
     /// Code extension's "From claude:" channel: failures the client reports.
     ClaudeCode,
+    /// Cursor's "MCP Logs" output channel: failures the client reports.
+    CursorLog,
     /// A file in no known format (detected only, never asked for): it gives
     /// one finding rather than one per line.
     Unknown,
@@ -64,6 +67,7 @@ impl Format {
             Format::Inspector => "inspector",
             Format::InspectorNetwork => "inspector-network",
             Format::ClaudeCode => "claude-code",
+            Format::CursorLog => "cursor-log",
             Format::Unknown => "unknown",
         }
     }
@@ -80,6 +84,7 @@ impl Format {
                 | Format::Inspector
                 | Format::InspectorNetwork
                 | Format::ClaudeCode
+                | Format::CursorLog
                 | Format::Unknown
         )
     }
@@ -120,6 +125,9 @@ fn detect_log(bytes: &[u8]) -> Option<Format> {
         }
         if claude_code::is_marker(line) {
             return Some(Format::ClaudeCode);
+        }
+        if cursor_log::is_marker(line) {
+            return Some(Format::CursorLog);
         }
     }
     None
@@ -240,6 +248,7 @@ pub fn decode_document(bytes: &[u8], source: u32, format: Format) -> Vec<Event> 
         Format::Inspector => inspector::decode(bytes, source),
         Format::InspectorNetwork => inspector_network::decode(bytes, source),
         Format::ClaudeCode => claude_code::decode(bytes, source),
+        Format::CursorLog => cursor_log::decode(bytes, source),
         Format::Unknown => unknown_format(bytes, source),
         Format::Canonical | Format::Bare | Format::Mcpsnoop => {
             let mut chunk = decode_chunk(bytes, 0, source, format);
@@ -274,6 +283,7 @@ pub fn decode_line(line: &[u8], location: Location, format: Format, out: &mut Ve
         | Format::Inspector
         | Format::InspectorNetwork
         | Format::ClaudeCode
+        | Format::CursorLog
         | Format::Unknown => {
             unreachable!("a {} input is decoded as one document", format.name())
         }
@@ -325,6 +335,13 @@ mod tests {
             b"2026-04-21 17:12:19.227 [info] From claude: 2026-04-21T11:42:19.227Z [DEBUG] Error log sink initialized\n",
         ] {
             assert_eq!(detect(claude_code), Format::ClaudeCode);
+        }
+        for cursor in [
+            &b"2025-02-25 01:21:18.277 [info] db10: Handling CreateClient action\n"[..],
+            b"2025-07-10 10:49:36.646 [error] user-wirewiki: Client error for command Unexpected token 'S', \"Starting MCP server\" is not valid JSON\n",
+            b"2026-05-23 19:00:29.146 [info] [V2 FSM] connection:connect_success: conn=connecting,auth=unknown -> conn=connected,auth=unknown\n",
+        ] {
+            assert_eq!(detect(cursor), Format::CursorLog);
         }
         let vscode = b"2026-07-24 02:03:14.031 [info] Starting server mcp-taskfile-server\n2026-07-24 02:03:14.031 [info] Connection state: Starting\n";
         assert_eq!(detect(vscode), Format::VscodeLog);
