@@ -42,6 +42,8 @@ pub enum InputFormat {
     ClaudeCode,
     /// Cursor's "MCP Logs" output channel.
     CursorLog,
+    /// supergateway's log (text, or --logFormat json).
+    Supergateway,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -63,7 +65,7 @@ pub enum ColorChoice {
 #[command(name = "mcp-lint", version, about)]
 pub struct Cli {
     /// Trace files, directories (walked for *.jsonl, *.ndjson, *.har, and *.log files that are
-    /// Claude Desktop, Claude Code, Cursor or VS Code MCP logs), or - for stdin.
+    /// Claude Desktop, Claude Code, Cursor, VS Code or supergateway MCP logs), or - for stdin.
     #[arg(value_name = "PATH")]
     pub paths: Vec<PathBuf>,
 
@@ -206,6 +208,7 @@ pub fn run(cli: Cli) -> u8 {
         InputFormat::InspectorNetwork => Some(Format::InspectorNetwork),
         InputFormat::ClaudeCode => Some(Format::ClaudeCode),
         InputFormat::CursorLog => Some(Format::CursorLog),
+        InputFormat::Supergateway => Some(Format::Supergateway),
     };
 
     let (inputs, walk_errors) = input::expand(&cli.paths);

@@ -15,6 +15,7 @@ const FORMATS: &[&str] = &[
     "inspector-network",
     "claude-code",
     "cursor-log",
+    "supergateway",
 ];
 
 fn mcp_lint(args: &[&str], cwd: &Path) -> Output {
@@ -189,6 +190,41 @@ fn broken_cursor_logs() {
                     &replace(&good, "Aggregator", b"Aggr\xe9gator"),
                     "Processing",
                     b"Proc\xe9ssing",
+                ),
+            ),
+        ],
+    );
+    assert_eq!(code, Some(1));
+    assert!(stderr.is_empty(), "{stderr}");
+    insta::assert_snapshot!(stdout);
+}
+
+#[test]
+fn broken_supergateway_logs() {
+    let text = fixture("supergateway/sse-info-level.log");
+    let json = fixture("supergateway/streamable-json-format.jsonl");
+    let (stdout, code, stderr) = lint_files(
+        "supergateway",
+        &[
+            // Cut inside a printout that spans lines.
+            ("cut.log", cut_in_line(&text, 15)),
+            // A printout with text no logger writes, and a byte that is not UTF-8.
+            (
+                "garbled.log",
+                replace(
+                    &replace(&text, "id: 41,", b"id: 41 oops,"),
+                    "notes from",
+                    b"not\xe9s from",
+                ),
+            ),
+            // A JSON record cut short, and one that names a message but holds none.
+            ("cut.jsonl", cut_in_line(&json, 9)),
+            (
+                "empty-data.jsonl",
+                replace(
+                    &json,
+                    r#"","data":{"jsonrpc":"2.0","id":0,"#,
+                    br#"","nodata":{"jsonrpc":"2.0","id":0,"#,
                 ),
             ),
         ],

@@ -19,6 +19,7 @@ const FORMATS: &[Format] = &[
     Format::InspectorNetwork,
     Format::ClaudeCode,
     Format::CursorLog,
+    Format::Supergateway,
 ];
 
 fn files(dir: &Path, out: &mut Vec<PathBuf>) {

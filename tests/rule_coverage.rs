@@ -1,7 +1,7 @@
 //! Every rule fires the same way in every format that can show its case:
 //! each canonical fixture of `testdata/rules/` and `testdata/races/` is
 //! rewritten, line for line, as a Claude Desktop log, a VS Code output
-//! channel, an mcpsnoop capture and an Inspector export, and must give the
+//! channel, an mcpsnoop capture, a supergateway JSON log and an Inspector export, and must give the
 //! same findings (rule, severity, line) as the canonical trace; as a HAR
 //! capture it must give the same rules on the same messages (severities may
 //! be lower there: every message travels on a stream of its own).
@@ -193,6 +193,55 @@ fn mcpsnoop(lines: &[Line]) -> String {
     out
 }
 
+/// supergateway's JSON log: what the client sends in the sentence (as the
+/// gateway writes it, `JSON.stringify`), what the server sends in `data`.
+fn supergateway(lines: &[Line]) -> String {
+    let mut out = String::new();
+    for (i, line) in lines.iter().enumerate() {
+        let time = format!("2026-03-02T10:00:{:02}.{:03}Z", (i / 1000) % 60, i % 1000);
+        let session = |s: &Option<String>| {
+            s.as_ref()
+                .map_or(String::new(), |s| format!(" (session {s})"))
+        };
+        let (level, msg, data) = match line {
+            Line::Message {
+                from,
+                session: s,
+                msg,
+            } if from == "client" => ("info", format!("SSE → Child{}: {msg}", session(s)), None),
+            Line::Message {
+                session: s, msg, ..
+            } => (
+                "info",
+                format!("Child → SSE{}:", session(s)),
+                Some(msg.as_str()),
+            ),
+            Line::Closed { from, session: s } if from == "client" => {
+                ("info", format!("Client disconnected{}", session(s)), None)
+            }
+            Line::Closed { session: s, .. } => (
+                "error",
+                format!("Child exited{}: code=1, signal=null", session(s)),
+                None,
+            ),
+            Line::NotProtocol { session: s, text } => (
+                "error",
+                format!("Child non-JSON{}: {text}", session(s)),
+                None,
+            ),
+        };
+        let head = format!(
+            r#"{{"time":"{time}","level":"{level}","msg":{}"#,
+            Value::from(msg)
+        );
+        match data {
+            Some(data) => out.push_str(&format!("{head},\"data\":{data}}}\n")),
+            None => out.push_str(&format!("{head}}}\n")),
+        }
+    }
+    out
+}
+
 /// The fixtures other formats can express, with their lines: all but those of
 /// rules about the canonical envelope or bare lines themselves.
 fn comparable_fixtures() -> Vec<(PathBuf, Vec<Line>)> {
@@ -226,6 +275,11 @@ fn rules_fire_alike_in_every_line_format() {
         let mut rewritten = vec![
             ("claude-log", Format::ClaudeLog, Some(claude_log(&lines))),
             ("mcpsnoop", Format::Mcpsnoop, Some(mcpsnoop(&lines))),
+            (
+                "supergateway",
+                Format::Supergateway,
+                Some(supergateway(&lines)),
+            ),
         ];
         rewritten.push(("vscode-log", Format::VscodeLog, vscode_log(&lines)));
         for (name, format, text) in rewritten {

@@ -12,12 +12,14 @@ mod har;
 mod http;
 mod inspector;
 mod inspector_network;
+mod js_literal;
 mod json;
 mod jsonl;
 mod logline;
 mod mcpsnoop;
 mod payload_free;
 pub mod sse;
+mod supergateway;
 pub mod timestamp;
 mod vscode_log;
 
@@ -50,6 +52,8 @@ pub enum Format {
     ClaudeCode,
     /// Cursor's "MCP Logs" output channel: failures the client reports.
     CursorLog,
+    /// supergateway's log, text or JSON: the messages the bridge passed.
+    Supergateway,
     /// A file in no known format (detected only, never asked for): it gives
     /// one finding rather than one per line.
     Unknown,
@@ -68,6 +72,7 @@ impl Format {
             Format::InspectorNetwork => "inspector-network",
             Format::ClaudeCode => "claude-code",
             Format::CursorLog => "cursor-log",
+            Format::Supergateway => "supergateway",
             Format::Unknown => "unknown",
         }
     }
@@ -85,6 +90,7 @@ impl Format {
                 | Format::InspectorNetwork
                 | Format::ClaudeCode
                 | Format::CursorLog
+                | Format::Supergateway
                 | Format::Unknown
         )
     }
@@ -101,6 +107,9 @@ pub fn detect(bytes: &[u8]) -> Format {
     }
     if claude_code::sniff(bytes) {
         return Format::ClaudeCode;
+    }
+    if supergateway::sniff_json(bytes) {
+        return Format::Supergateway;
     }
     detect_log(bytes).unwrap_or_else(|| detect_lines(bytes))
 }
@@ -128,6 +137,9 @@ fn detect_log(bytes: &[u8]) -> Option<Format> {
         }
         if cursor_log::is_marker(line) {
             return Some(Format::CursorLog);
+        }
+        if supergateway::is_marker(line) {
+            return Some(Format::Supergateway);
         }
     }
     None
@@ -249,6 +261,7 @@ pub fn decode_document(bytes: &[u8], source: u32, format: Format) -> Vec<Event> 
         Format::InspectorNetwork => inspector_network::decode(bytes, source),
         Format::ClaudeCode => claude_code::decode(bytes, source),
         Format::CursorLog => cursor_log::decode(bytes, source),
+        Format::Supergateway => supergateway::decode(bytes, source),
         Format::Unknown => unknown_format(bytes, source),
         Format::Canonical | Format::Bare | Format::Mcpsnoop => {
             let mut chunk = decode_chunk(bytes, 0, source, format);
@@ -284,6 +297,7 @@ pub fn decode_line(line: &[u8], location: Location, format: Format, out: &mut Ve
         | Format::InspectorNetwork
         | Format::ClaudeCode
         | Format::CursorLog
+        | Format::Supergateway
         | Format::Unknown => {
             unreachable!("a {} input is decoded as one document", format.name())
         }
@@ -343,6 +357,18 @@ mod tests {
         ] {
             assert_eq!(detect(cursor), Format::CursorLog);
         }
+        for supergateway in [
+            &b"[supergateway] Starting...\n"[..],
+            b"gateway-1  | [supergateway] New SSE connection from ::1\n",
+            "{\"time\":\"2026-03-02T10:00:00.000Z\",\"level\":\"info\",\"msg\":\"Listening on port 8000\"}\n{\"time\":\"2026-03-02T10:00:01.000Z\",\"level\":\"info\",\"msg\":\"Child → SSE (session a):\",\"data\":{}}\n".as_bytes(),
+        ] {
+            assert_eq!(detect(supergateway), Format::Supergateway);
+        }
+        // Another program's JSON log is not supergateway's.
+        assert_eq!(
+            detect(b"{\"time\":\"2026-03-02T10:00:00Z\",\"level\":\"info\",\"msg\":\"ready\"}\n"),
+            Format::Canonical
+        );
         let vscode = b"2026-07-24 02:03:14.031 [info] Starting server mcp-taskfile-server\n2026-07-24 02:03:14.031 [info] Connection state: Starting\n";
         assert_eq!(detect(vscode), Format::VscodeLog);
         assert_eq!(
