@@ -44,6 +44,8 @@ pub enum InputFormat {
     CursorLog,
     /// supergateway's log (text, or --logFormat json).
     Supergateway,
+    /// The Go SDK's LoggingTransport output (read: / write: lines).
+    GoSdkLog,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -209,6 +211,7 @@ pub fn run(cli: Cli) -> u8 {
         InputFormat::ClaudeCode => Some(Format::ClaudeCode),
         InputFormat::CursorLog => Some(Format::CursorLog),
         InputFormat::Supergateway => Some(Format::Supergateway),
+        InputFormat::GoSdkLog => Some(Format::GoSdkLog),
     };
 
     let (inputs, walk_errors) = input::expand(&cli.paths);

@@ -32,6 +32,7 @@ fn is_mcp_log(path: &Path) -> bool {
                 | crate::decode::Format::ClaudeCode
                 | crate::decode::Format::CursorLog
                 | crate::decode::Format::Supergateway
+                | crate::decode::Format::GoSdkLog
         )
 }
 

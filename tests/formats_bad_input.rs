@@ -16,6 +16,7 @@ const FORMATS: &[&str] = &[
     "claude-code",
     "cursor-log",
     "supergateway",
+    "go-sdk-log",
 ];
 
 fn mcp_lint(args: &[&str], cwd: &Path) -> Output {
@@ -226,6 +227,28 @@ fn broken_supergateway_logs() {
                     r#"","data":{"jsonrpc":"2.0","id":0,"#,
                     br#"","nodata":{"jsonrpc":"2.0","id":0,"#,
                 ),
+            ),
+        ],
+    );
+    assert_eq!(code, Some(1));
+    assert!(stderr.is_empty(), "{stderr}");
+    insta::assert_snapshot!(stdout);
+}
+
+#[test]
+fn broken_go_sdk_logs() {
+    let good = fixture("go-sdk/logging-transport-client.log");
+    let (stdout, code, stderr) = lint_files(
+        "go-sdk-log",
+        &[
+            ("cut.log", cut_in_line(&good, 9)),
+            (
+                "read-error.log",
+                [
+                    &good[..],
+                    b"read error: invalid character 'S' looking for beginning of value\n",
+                ]
+                .concat(),
             ),
         ],
     );

@@ -20,6 +20,7 @@ const FORMATS: &[Format] = &[
     Format::ClaudeCode,
     Format::CursorLog,
     Format::Supergateway,
+    Format::GoSdkLog,
 ];
 
 fn files(dir: &Path, out: &mut Vec<PathBuf>) {

@@ -242,6 +242,26 @@ fn supergateway(lines: &[Line]) -> String {
     out
 }
 
+/// The Go SDK's LoggingTransport around the client: what it writes is the
+/// client's, what it reads the server's. The log names no side, so only
+/// fixtures of one session whose first message is the client's initialize
+/// (which tells the sides apart) and that hold only messages can be said.
+fn go_sdk_log(lines: &[Line]) -> Option<String> {
+    let mut out = String::new();
+    for (i, line) in lines.iter().enumerate() {
+        let Line::Message { from, session, msg } = line else {
+            return None;
+        };
+        let starts_with_initialize = from == "client" && msg.contains("\"initialize\"");
+        if session.is_some() || (i == 0 && !starts_with_initialize) {
+            return None;
+        }
+        let verb = if from == "client" { "write" } else { "read" };
+        out.push_str(&format!("{verb}: {msg}\n"));
+    }
+    Some(out)
+}
+
 /// The fixtures other formats can express, with their lines: all but those of
 /// rules about the canonical envelope or bare lines themselves.
 fn comparable_fixtures() -> Vec<(PathBuf, Vec<Line>)> {
@@ -282,6 +302,7 @@ fn rules_fire_alike_in_every_line_format() {
             ),
         ];
         rewritten.push(("vscode-log", Format::VscodeLog, vscode_log(&lines)));
+        rewritten.push(("go-sdk-log", Format::GoSdkLog, go_sdk_log(&lines)));
         for (name, format, text) in rewritten {
             let Some(text) = text else { continue };
             assert_eq!(

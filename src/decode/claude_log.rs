@@ -49,6 +49,10 @@ enum Said<'a> {
     /// Claude Desktop could not parse what the server wrote on its stdout.
     NotJson(&'a str),
     Closed(Side),
+    /// The SDK reports a response or progress for an id or token it does
+    /// not know. (Its timeouts are left out: the log shows the request and
+    /// its cancellation, which say more.)
+    Reported(&'a str),
     /// Claude Desktop starts the server (again).
     Starting,
     /// Anything else Claude Desktop logs.
@@ -97,6 +101,8 @@ fn parse(line: &str) -> Option<Line<'_>> {
             Said::Starting
         } else if level == "error" && client_report::is_json_parse_error(text) {
             Said::NotJson(text)
+        } else if level == "error" && client_report::is_unknown_id_or_token(text) {
+            Said::Reported(text)
         } else {
             Said::Other
         }
@@ -176,6 +182,15 @@ pub(crate) fn decode(bytes: &[u8], source: u32) -> Vec<Event> {
                 let session = connections.session(server);
                 let payload = Payload::Transport(Transport::NotProtocol(seen.to_string()));
                 out.push(line_event(at, session, Side::Server, payload));
+            }
+            Said::Reported(text) => {
+                let session = connections.session(server);
+                out.extend(client_report::event_of(
+                    location,
+                    session,
+                    Some(line.time_ms),
+                    text,
+                ));
             }
             Said::Closed(side) => {
                 let session = connections.session(server);
@@ -335,6 +350,7 @@ mod tests {
             ("2025-05-31T01:07:26.183Z [doc-forge] [error] Unexpected token 'M', \"MCP Doc Fo\"... is not valid JSON {\"context\":\"connection\",\"stack\":\"SyntaxError: ... is not valid JSON\"}", Said::NotJson("Unexpected token 'M', \"MCP Doc Fo\"... is not valid JSON")),
             ("2025-09-11T23:28:52.407Z [firecrawl] [error] Unexpected token 'd', \"[dotenv@17.\"... is not valid JSON {", Said::NotJson("Unexpected token 'd', \"[dotenv@17.\"... is not valid JSON")),
             ("2025-06-13T14:44:31.402Z [error] [db] Expected ',' or ']' after array element in JSON at position 5 (line 1 column 6)", Said::NotJson("Expected ',' or ']' after array element in JSON at position 5 (line 1 column 6)")),
+            ("2025-09-01T22:36:05.120Z [Unity-MCP] [error] Received a response for an unknown message ID: {\"jsonrpc\":\"2.0\",\"id\":4,\"result\":{}}", Said::Reported("Received a response for an unknown message ID: {\"jsonrpc\":\"2.0\",\"id\":4,\"result\":{}}")),
             // Only as an error of Claude Desktop's; a server may say such words on stderr.
             ("2025-06-13T14:44:31.402Z [info] [db] Unexpected token in my config", Said::Other),
             ("2025-04-07T07:49:40.590Z [whatsapp] [error] Server disconnected. For troubleshooting guidance, please visit our [debugging documentation](https://modelcontextprotocol.io/docs/tools/debugging) {\"context\":\"connection\"}", Said::Other),

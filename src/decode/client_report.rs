@@ -78,6 +78,11 @@ pub(super) fn scan(text: &str) -> Option<ClientReport> {
     None
 }
 
+/// Whether `text` reports a response or progress for an unknown id or token.
+pub(super) fn is_unknown_id_or_token(text: &str) -> bool {
+    text.contains(UNKNOWN_ID) || text.contains(UNKNOWN_TOKEN)
+}
+
 /// Whether `text` is a runtime's JSON parse error (a line of the server's
 /// stdout that was not a message).
 pub(super) fn is_json_parse_error(text: &str) -> bool {

@@ -8,6 +8,7 @@ mod claude_log;
 mod client_report;
 mod cursor_log;
 mod document;
+mod go_sdk;
 mod har;
 mod http;
 mod inspector;
@@ -54,6 +55,8 @@ pub enum Format {
     CursorLog,
     /// supergateway's log, text or JSON: the messages the bridge passed.
     Supergateway,
+    /// The Go SDK's `LoggingTransport` output: `read: {…}` / `write: {…}`.
+    GoSdkLog,
     /// A file in no known format (detected only, never asked for): it gives
     /// one finding rather than one per line.
     Unknown,
@@ -73,6 +76,7 @@ impl Format {
             Format::ClaudeCode => "claude-code",
             Format::CursorLog => "cursor-log",
             Format::Supergateway => "supergateway",
+            Format::GoSdkLog => "go-sdk-log",
             Format::Unknown => "unknown",
         }
     }
@@ -91,6 +95,7 @@ impl Format {
                 | Format::ClaudeCode
                 | Format::CursorLog
                 | Format::Supergateway
+                | Format::GoSdkLog
                 | Format::Unknown
         )
     }
@@ -140,6 +145,9 @@ fn detect_log(bytes: &[u8]) -> Option<Format> {
         }
         if supergateway::is_marker(line) {
             return Some(Format::Supergateway);
+        }
+        if go_sdk::is_marker(line) {
+            return Some(Format::GoSdkLog);
         }
     }
     None
@@ -262,6 +270,7 @@ pub fn decode_document(bytes: &[u8], source: u32, format: Format) -> Vec<Event> 
         Format::ClaudeCode => claude_code::decode(bytes, source),
         Format::CursorLog => cursor_log::decode(bytes, source),
         Format::Supergateway => supergateway::decode(bytes, source),
+        Format::GoSdkLog => go_sdk::decode(bytes, source),
         Format::Unknown => unknown_format(bytes, source),
         Format::Canonical | Format::Bare | Format::Mcpsnoop => {
             let mut chunk = decode_chunk(bytes, 0, source, format);
@@ -298,6 +307,7 @@ pub fn decode_line(line: &[u8], location: Location, format: Format, out: &mut Ve
         | Format::ClaudeCode
         | Format::CursorLog
         | Format::Supergateway
+        | Format::GoSdkLog
         | Format::Unknown => {
             unreachable!("a {} input is decoded as one document", format.name())
         }
@@ -364,6 +374,10 @@ mod tests {
         ] {
             assert_eq!(detect(supergateway), Format::Supergateway);
         }
+        assert_eq!(
+            detect(b"write: {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\"}\n"),
+            Format::GoSdkLog
+        );
         // Another program's JSON log is not supergateway's.
         assert_eq!(
             detect(b"{\"time\":\"2026-03-02T10:00:00Z\",\"level\":\"info\",\"msg\":\"ready\"}\n"),
