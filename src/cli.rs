@@ -46,6 +46,8 @@ pub enum InputFormat {
     Supergateway,
     /// The Go SDK's LoggingTransport output (read: / write: lines).
     GoSdkLog,
+    /// The Python SDK's logging output (SSE server at DEBUG, client parse failures).
+    PythonSdkLog,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -212,6 +214,7 @@ pub fn run(cli: Cli) -> u8 {
         InputFormat::CursorLog => Some(Format::CursorLog),
         InputFormat::Supergateway => Some(Format::Supergateway),
         InputFormat::GoSdkLog => Some(Format::GoSdkLog),
+        InputFormat::PythonSdkLog => Some(Format::PythonSdkLog),
     };
 
     let (inputs, walk_errors) = input::expand(&cli.paths);

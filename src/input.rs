@@ -33,6 +33,7 @@ fn is_mcp_log(path: &Path) -> bool {
                 | crate::decode::Format::CursorLog
                 | crate::decode::Format::Supergateway
                 | crate::decode::Format::GoSdkLog
+                | crate::decode::Format::PythonSdkLog
         )
 }
 

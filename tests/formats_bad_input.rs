@@ -17,6 +17,7 @@ const FORMATS: &[&str] = &[
     "cursor-log",
     "supergateway",
     "go-sdk-log",
+    "python-sdk-log",
 ];
 
 fn mcp_lint(args: &[&str], cwd: &Path) -> Output {
@@ -249,6 +250,30 @@ fn broken_go_sdk_logs() {
                     b"read error: invalid character 'S' looking for beginning of value\n",
                 ]
                 .concat(),
+            ),
+        ],
+    );
+    assert_eq!(code, Some(1));
+    assert!(stderr.is_empty(), "{stderr}");
+    insta::assert_snapshot!(stdout);
+}
+
+#[test]
+fn broken_python_sdk_logs() {
+    let good = fixture("python-sdk/sse-server-debug.log");
+    let (stdout, code, stderr) = lint_files(
+        "python-sdk-log",
+        &[
+            // Cut in a bytes literal, as a log still being written.
+            ("cut.log", cut_in_line(&good, 12)),
+            // A literal whose JSON is broken.
+            (
+                "broken.log",
+                replace(
+                    &good,
+                    r#"b'{"jsonrpc":"2.0","id":7,"#,
+                    br#"b'{"jsonrpc":"2.0","id":7"#,
+                ),
             ),
         ],
     );

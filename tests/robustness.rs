@@ -21,6 +21,7 @@ const FORMATS: &[Format] = &[
     Format::CursorLog,
     Format::Supergateway,
     Format::GoSdkLog,
+    Format::PythonSdkLog,
 ];
 
 fn files(dir: &Path, out: &mut Vec<PathBuf>) {

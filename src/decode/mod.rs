@@ -19,6 +19,7 @@ mod jsonl;
 mod logline;
 mod mcpsnoop;
 mod payload_free;
+mod python_sdk;
 pub mod sse;
 mod supergateway;
 pub mod timestamp;
@@ -57,6 +58,9 @@ pub enum Format {
     Supergateway,
     /// The Go SDK's `LoggingTransport` output: `read: {…}` / `write: {…}`.
     GoSdkLog,
+    /// The Python SDK's `logging` output: a server's SSE traffic at DEBUG,
+    /// a client's parse failures.
+    PythonSdkLog,
     /// A file in no known format (detected only, never asked for): it gives
     /// one finding rather than one per line.
     Unknown,
@@ -77,6 +81,7 @@ impl Format {
             Format::CursorLog => "cursor-log",
             Format::Supergateway => "supergateway",
             Format::GoSdkLog => "go-sdk-log",
+            Format::PythonSdkLog => "python-sdk-log",
             Format::Unknown => "unknown",
         }
     }
@@ -96,6 +101,7 @@ impl Format {
                 | Format::CursorLog
                 | Format::Supergateway
                 | Format::GoSdkLog
+                | Format::PythonSdkLog
                 | Format::Unknown
         )
     }
@@ -148,6 +154,9 @@ fn detect_log(bytes: &[u8]) -> Option<Format> {
         }
         if go_sdk::is_marker(line) {
             return Some(Format::GoSdkLog);
+        }
+        if python_sdk::is_marker(line) {
+            return Some(Format::PythonSdkLog);
         }
     }
     None
@@ -271,6 +280,7 @@ pub fn decode_document(bytes: &[u8], source: u32, format: Format) -> Vec<Event> 
         Format::CursorLog => cursor_log::decode(bytes, source),
         Format::Supergateway => supergateway::decode(bytes, source),
         Format::GoSdkLog => go_sdk::decode(bytes, source),
+        Format::PythonSdkLog => python_sdk::decode(bytes, source),
         Format::Unknown => unknown_format(bytes, source),
         Format::Canonical | Format::Bare | Format::Mcpsnoop => {
             let mut chunk = decode_chunk(bytes, 0, source, format);
@@ -308,6 +318,7 @@ pub fn decode_line(line: &[u8], location: Location, format: Format, out: &mut Ve
         | Format::CursorLog
         | Format::Supergateway
         | Format::GoSdkLog
+        | Format::PythonSdkLog
         | Format::Unknown => {
             unreachable!("a {} input is decoded as one document", format.name())
         }
@@ -377,6 +388,10 @@ mod tests {
         assert_eq!(
             detect(b"write: {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\"}\n"),
             Format::GoSdkLog
+        );
+        assert_eq!(
+            detect(b"2025-04-16 06:13:26,400 - mcp.server.sse - DEBUG - Received JSON: b'{}'\n"),
+            Format::PythonSdkLog
         );
         // Another program's JSON log is not supergateway's.
         assert_eq!(
