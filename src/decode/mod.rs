@@ -125,6 +125,21 @@ pub fn detect(bytes: &[u8]) -> Format {
     detect_log(bytes).unwrap_or_else(|| detect_lines(bytes))
 }
 
+/// Whether a line is one only a given log format would hold.
+type IsMarker = fn(&[u8]) -> bool;
+
+/// The log formats, each with the test of a line only it would hold, in the
+/// order they are tried (the more specific shapes first).
+const LOG_MARKERS: &[(IsMarker, Format)] = &[
+    (claude_log::is_marker, Format::ClaudeLog),
+    (vscode_log::is_marker, Format::VscodeLog),
+    (claude_code::is_marker, Format::ClaudeCode),
+    (cursor_log::is_marker, Format::CursorLog),
+    (supergateway::is_marker, Format::Supergateway),
+    (go_sdk::is_marker, Format::GoSdkLog),
+    (python_sdk::is_marker, Format::PythonSdkLog),
+];
+
 /// A client's text log, recognised from its first lines: the first line a
 /// log format claims decides, and a line of JSON ends the search (the input
 /// is then a JSON-lines trace, even if some lines before it were noise).
@@ -137,26 +152,8 @@ fn detect_log(bytes: &[u8]) -> Option<Format> {
         {
             return None;
         }
-        if claude_log::is_marker(line) {
-            return Some(Format::ClaudeLog);
-        }
-        if vscode_log::is_marker(line) {
-            return Some(Format::VscodeLog);
-        }
-        if claude_code::is_marker(line) {
-            return Some(Format::ClaudeCode);
-        }
-        if cursor_log::is_marker(line) {
-            return Some(Format::CursorLog);
-        }
-        if supergateway::is_marker(line) {
-            return Some(Format::Supergateway);
-        }
-        if go_sdk::is_marker(line) {
-            return Some(Format::GoSdkLog);
-        }
-        if python_sdk::is_marker(line) {
-            return Some(Format::PythonSdkLog);
+        if let Some((_, format)) = LOG_MARKERS.iter().find(|(is_marker, _)| is_marker(line)) {
+            return Some(*format);
         }
     }
     None
@@ -309,18 +306,9 @@ pub fn decode_line(line: &[u8], location: Location, format: Format, out: &mut Ve
         Format::Canonical => jsonl::decode_line(line, location, false, out),
         Format::Bare => jsonl::decode_line(line, location, true, out),
         Format::Mcpsnoop => mcpsnoop::decode_line(line, location, out),
-        Format::Har
-        | Format::ClaudeLog
-        | Format::VscodeLog
-        | Format::Inspector
-        | Format::InspectorNetwork
-        | Format::ClaudeCode
-        | Format::CursorLog
-        | Format::Supergateway
-        | Format::GoSdkLog
-        | Format::PythonSdkLog
-        | Format::Unknown => {
-            unreachable!("a {} input is decoded as one document", format.name())
+        // Every other format is a document (see `Format::is_document`).
+        document => {
+            unreachable!("a {} input is decoded as one document", document.name())
         }
     }
 }
