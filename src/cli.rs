@@ -48,6 +48,8 @@ pub enum InputFormat {
     GoSdkLog,
     /// The Python SDK's logging output (SSE server at DEBUG, client parse failures).
     PythonSdkLog,
+    /// MCPSpy's JSON lines (eBPF capture).
+    Mcpspy,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -215,6 +217,7 @@ pub fn run(cli: Cli) -> u8 {
         InputFormat::Supergateway => Some(Format::Supergateway),
         InputFormat::GoSdkLog => Some(Format::GoSdkLog),
         InputFormat::PythonSdkLog => Some(Format::PythonSdkLog),
+        InputFormat::Mcpspy => Some(Format::Mcpspy),
     };
 
     let (inputs, walk_errors) = input::expand(&cli.paths);

@@ -18,6 +18,7 @@ const FORMATS: &[&str] = &[
     "supergateway",
     "go-sdk-log",
     "python-sdk-log",
+    "mcpspy",
 ];
 
 fn mcp_lint(args: &[&str], cwd: &Path) -> Output {
@@ -273,6 +274,29 @@ fn broken_python_sdk_logs() {
                     &good,
                     r#"b'{"jsonrpc":"2.0","id":7,"#,
                     br#"b'{"jsonrpc":"2.0","id":7"#,
+                ),
+            ),
+        ],
+    );
+    assert_eq!(code, Some(1));
+    assert!(stderr.is_empty(), "{stderr}");
+    insta::assert_snapshot!(stdout);
+}
+
+#[test]
+fn broken_mcpspy_captures() {
+    let good = fixture("mcpspy/stdio-langflow-time.jsonl");
+    let (stdout, code, stderr) = lint_files(
+        "mcpspy",
+        &[
+            ("cut.jsonl", cut_in_line(&good, 8)),
+            // An event whose raw text is not JSON.
+            (
+                "raw.jsonl",
+                replace(
+                    &good,
+                    r#""raw":"{\"jsonrpc\":\"2.0\",\"id\":1,"#,
+                    br#""raw":"{\"jsonrpc\":\"2.0\",\"id\":1"#,
                 ),
             ),
         ],

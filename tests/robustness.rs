@@ -22,6 +22,7 @@ const FORMATS: &[Format] = &[
     Format::Supergateway,
     Format::GoSdkLog,
     Format::PythonSdkLog,
+    Format::Mcpspy,
 ];
 
 fn files(dir: &Path, out: &mut Vec<PathBuf>) {

@@ -262,6 +262,41 @@ fn go_sdk_log(lines: &[Line]) -> Option<String> {
     Some(out)
 }
 
+/// MCPSpy's JSON lines over stdio: one pair of processes per session, the
+/// client's the one that sends initialize. Only fixtures whose every session
+/// opens with the client's initialize, and that hold only messages, can be said.
+fn mcpspy(lines: &[Line]) -> Option<String> {
+    let mut pids: Vec<&Option<String>> = Vec::new();
+    let mut out = String::new();
+    for (i, line) in lines.iter().enumerate() {
+        let Line::Message { from, session, msg } = line else {
+            return None;
+        };
+        let n = match pids.iter().position(|s| *s == session) {
+            Some(n) => n,
+            None if from == "client" && msg.contains("\"initialize\"") => {
+                pids.push(session);
+                pids.len() - 1
+            }
+            None => return None,
+        };
+        let (client, server) = (100 + 2 * n, 101 + 2 * n);
+        let (from_pid, to_pid) = if from == "client" {
+            (client, server)
+        } else {
+            (server, client)
+        };
+        out.push_str(&format!(
+            r#"{{"timestamp":"2025-08-01T09:03:{:02}.{:03}Z","transport_type":"stdio","stdio_transport":{{"from_pid":{from_pid},"from_comm":"a","to_pid":{to_pid},"to_comm":"b"}},"type":"request","error":{{}},"raw":{}}}"#,
+            (i / 1000) % 60,
+            i % 1000,
+            Value::from(msg.as_str())
+        ));
+        out.push('\n');
+    }
+    Some(out)
+}
+
 /// The fixtures other formats can express, with their lines: all but those of
 /// rules about the canonical envelope or bare lines themselves.
 fn comparable_fixtures() -> Vec<(PathBuf, Vec<Line>)> {
@@ -303,6 +338,7 @@ fn rules_fire_alike_in_every_line_format() {
         ];
         rewritten.push(("vscode-log", Format::VscodeLog, vscode_log(&lines)));
         rewritten.push(("go-sdk-log", Format::GoSdkLog, go_sdk_log(&lines)));
+        rewritten.push(("mcpspy", Format::Mcpspy, mcpspy(&lines)));
         for (name, format, text) in rewritten {
             let Some(text) = text else { continue };
             assert_eq!(

@@ -18,6 +18,7 @@ mod json;
 mod jsonl;
 mod logline;
 mod mcpsnoop;
+mod mcpspy;
 mod payload_free;
 mod python_sdk;
 pub mod sse;
@@ -61,6 +62,8 @@ pub enum Format {
     /// The Python SDK's `logging` output: a server's SSE traffic at DEBUG,
     /// a client's parse failures.
     PythonSdkLog,
+    /// MCPSpy's JSON lines: the messages it captured with eBPF.
+    Mcpspy,
     /// A file in no known format (detected only, never asked for): it gives
     /// one finding rather than one per line.
     Unknown,
@@ -82,6 +85,7 @@ impl Format {
             Format::Supergateway => "supergateway",
             Format::GoSdkLog => "go-sdk-log",
             Format::PythonSdkLog => "python-sdk-log",
+            Format::Mcpspy => "mcpspy",
             Format::Unknown => "unknown",
         }
     }
@@ -102,6 +106,7 @@ impl Format {
                 | Format::Supergateway
                 | Format::GoSdkLog
                 | Format::PythonSdkLog
+                | Format::Mcpspy
                 | Format::Unknown
         )
     }
@@ -121,6 +126,9 @@ pub fn detect(bytes: &[u8]) -> Format {
     }
     if supergateway::sniff_json(bytes) {
         return Format::Supergateway;
+    }
+    if mcpspy::sniff(bytes) {
+        return Format::Mcpspy;
     }
     detect_log(bytes).unwrap_or_else(|| detect_lines(bytes))
 }
@@ -278,6 +286,7 @@ pub fn decode_document(bytes: &[u8], source: u32, format: Format) -> Vec<Event> 
         Format::Supergateway => supergateway::decode(bytes, source),
         Format::GoSdkLog => go_sdk::decode(bytes, source),
         Format::PythonSdkLog => python_sdk::decode(bytes, source),
+        Format::Mcpspy => mcpspy::decode(bytes, source),
         Format::Unknown => unknown_format(bytes, source),
         Format::Canonical | Format::Bare | Format::Mcpsnoop => {
             let mut chunk = decode_chunk(bytes, 0, source, format);
