@@ -34,6 +34,8 @@ fn is_mcp_log(path: &Path) -> bool {
                 | crate::decode::Format::Supergateway
                 | crate::decode::Format::GoSdkLog
                 | crate::decode::Format::PythonSdkLog
+                | crate::decode::Format::LibrechatLog
+                | crate::decode::Format::McpRemoteLog
         )
 }
 

@@ -19,6 +19,8 @@ const FORMATS: &[&str] = &[
     "go-sdk-log",
     "python-sdk-log",
     "mcpspy",
+    "librechat-log",
+    "mcp-remote-log",
 ];
 
 fn mcp_lint(args: &[&str], cwd: &Path) -> Output {
@@ -304,6 +306,29 @@ fn broken_mcpspy_captures() {
     assert_eq!(code, Some(1));
     assert!(stderr.is_empty(), "{stderr}");
     insta::assert_snapshot!(stdout);
+}
+
+#[test]
+fn broken_librechat_and_mcp_remote_logs() {
+    for (format, relative) in [
+        ("librechat-log", "librechat/mcp-debug.log"),
+        ("mcp-remote-log", "mcp-remote/stderr.log"),
+    ] {
+        let good = fixture(relative);
+        let (stdout, code, stderr) = lint_files(
+            format,
+            &[
+                // The last line, a report, cut inside its message: the
+                // failure, without the id or token.
+                ("cut.log", good[..good.len() - 25].to_vec()),
+                ("latin1.log", [&good[..], b"[1] caf\xe9\n"].concat()),
+            ],
+        );
+        // A reported unknown id is a warning: the exit code says nothing here.
+        assert!(code.is_some(), "{format}");
+        assert!(stderr.is_empty(), "{stderr}");
+        insta::assert_snapshot!(format, stdout);
+    }
 }
 
 #[test]

@@ -166,6 +166,28 @@ pub(super) fn event_of(
     })
 }
 
+/// Decodes a log whose only protocol content is the failures the client
+/// reports: `sentence` gives each line's session (its server) and the text
+/// to scan, or `None` for lines of another shape.
+pub(super) fn decode_reports(
+    bytes: &[u8],
+    source: u32,
+    client: &str,
+    sentence: impl Fn(&str) -> Option<(Option<&str>, &str)>,
+) -> Vec<Event> {
+    let mut out = Vec::new();
+    for (number, start, raw) in lines(bytes) {
+        let line = String::from_utf8_lossy(raw);
+        let Some((session, text)) = sentence(&line) else {
+            continue;
+        };
+        let location = line_location(source, number, start as u64, raw);
+        out.extend(event_of(location, session.map(Into::into), None, text));
+    }
+    note_if_nothing_reported(bytes, source, client, &mut out);
+    out
+}
+
 /// Adds the one event that says a known client's log held nothing to check:
 /// no message, no reported failure, and no line that could not be read (which
 /// may have held one, and is reported itself). An empty file says nothing.

@@ -20,6 +20,7 @@ mod logline;
 mod mcpsnoop;
 mod mcpspy;
 mod payload_free;
+mod proxy_logs;
 mod python_sdk;
 pub mod sse;
 mod supergateway;
@@ -31,45 +32,74 @@ use serde_json::value::RawValue;
 
 use crate::event::{Event, Location};
 
-/// The input formats this module reads.
+/// The input formats this module reads; [`Format::description`] says what
+/// each is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
-    /// `{"ts":…,"from":"client","session":"s1","msg":{…}}` per line.
     Canonical,
-    /// One JSON-RPC message per line, no envelope (a raw stdio capture).
     Bare,
-    /// A HAR 1.2 capture of Streamable HTTP (one JSON document).
     Har,
-    /// Claude Desktop's `mcp.log` or `mcp-server-<NAME>.log`.
     ClaudeLog,
-    /// VS Code's "MCP: <server>" output channel.
     VscodeLog,
-    /// mcpsnoop's session log: one observed frame per line.
     Mcpsnoop,
-    /// An MCP Inspector protocol-history export (one JSON document).
     Inspector,
-    /// An MCP Inspector network export: HTTP exchanges (one JSON document).
     InspectorNetwork,
-    /// Claude Code's `mcp-logs-<server>/*.jsonl`, its debug log, or the VS
-    /// Code extension's "From claude:" channel: failures the client reports.
     ClaudeCode,
-    /// Cursor's "MCP Logs" output channel: failures the client reports.
     CursorLog,
-    /// supergateway's log, text or JSON: the messages the bridge passed.
     Supergateway,
-    /// The Go SDK's `LoggingTransport` output: `read: {…}` / `write: {…}`.
     GoSdkLog,
-    /// The Python SDK's `logging` output: a server's SSE traffic at DEBUG,
-    /// a client's parse failures.
     PythonSdkLog,
-    /// MCPSpy's JSON lines: the messages it captured with eBPF.
     Mcpspy,
-    /// A file in no known format (detected only, never asked for): it gives
-    /// one finding rather than one per line.
+    LibrechatLog,
+    McpRemoteLog,
+    /// Detected only, never asked for: it gives one finding rather than one per line.
     Unknown,
 }
 
 impl Format {
+    /// The formats `--input-format` can name (all but `Unknown`).
+    pub const SELECTABLE: &'static [Format] = &[
+        Format::Canonical,
+        Format::Bare,
+        Format::Har,
+        Format::ClaudeLog,
+        Format::VscodeLog,
+        Format::Mcpsnoop,
+        Format::Inspector,
+        Format::InspectorNetwork,
+        Format::ClaudeCode,
+        Format::CursorLog,
+        Format::Supergateway,
+        Format::GoSdkLog,
+        Format::PythonSdkLog,
+        Format::Mcpspy,
+        Format::LibrechatLog,
+        Format::McpRemoteLog,
+    ];
+
+    /// What the format is, in one line (shown by `--help`).
+    pub fn description(self) -> &'static str {
+        match self {
+            Format::Canonical => "`{\"ts\":…,\"from\":\"client\",\"session\":\"s1\",\"msg\":{…}}` per line",
+            Format::Bare => "One JSON-RPC message per line, no envelope; directions are inferred",
+            Format::Har => "A HAR 1.2 capture of Streamable HTTP (browser devtools, Playwright, mitmproxy)",
+            Format::ClaudeLog => "Claude Desktop's mcp.log or mcp-server-NAME.log",
+            Format::VscodeLog => "VS Code's \"MCP: <server>\" output channel (log level Debug or Trace)",
+            Format::Mcpsnoop => "An mcpsnoop session log (JSON lines, one observed frame each)",
+            Format::Inspector => "An MCP Inspector protocol-history export (History screen, Export JSON)",
+            Format::InspectorNetwork => "An MCP Inspector network export (Network screen, Export JSON)",
+            Format::ClaudeCode => "Claude Code's mcp-logs-SERVER/*.jsonl, its debug log, or its VS Code channel: failures the client reports",
+            Format::CursorLog => "Cursor's \"MCP Logs\" output channel: failures the client reports",
+            Format::Supergateway => "supergateway's log (text, or --logFormat json): the messages the bridge passed",
+            Format::GoSdkLog => "The Go SDK's LoggingTransport output (read: / write: lines)",
+            Format::PythonSdkLog => "The Python SDK's logging output: an SSE server at DEBUG, a client's parse failures",
+            Format::Mcpspy => "MCPSpy's JSON lines (an eBPF capture of stdio or HTTP)",
+            Format::LibrechatLog => "LibreChat's log: failures the client reports",
+            Format::McpRemoteLog => "mcp-remote's stderr: failures the client reports",
+            Format::Unknown => "A file in no known format",
+        }
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Format::Canonical => "canonical",
@@ -86,6 +116,8 @@ impl Format {
             Format::GoSdkLog => "go-sdk-log",
             Format::PythonSdkLog => "python-sdk-log",
             Format::Mcpspy => "mcpspy",
+            Format::LibrechatLog => "librechat-log",
+            Format::McpRemoteLog => "mcp-remote-log",
             Format::Unknown => "unknown",
         }
     }
@@ -107,6 +139,8 @@ impl Format {
                 | Format::GoSdkLog
                 | Format::PythonSdkLog
                 | Format::Mcpspy
+                | Format::LibrechatLog
+                | Format::McpRemoteLog
                 | Format::Unknown
         )
     }
@@ -146,6 +180,8 @@ const LOG_MARKERS: &[(IsMarker, Format)] = &[
     (supergateway::is_marker, Format::Supergateway),
     (go_sdk::is_marker, Format::GoSdkLog),
     (python_sdk::is_marker, Format::PythonSdkLog),
+    (proxy_logs::is_librechat_marker, Format::LibrechatLog),
+    (proxy_logs::is_mcp_remote_marker, Format::McpRemoteLog),
 ];
 
 /// A client's text log, recognised from its first lines: the first line a
@@ -287,6 +323,8 @@ pub fn decode_document(bytes: &[u8], source: u32, format: Format) -> Vec<Event> 
         Format::GoSdkLog => go_sdk::decode(bytes, source),
         Format::PythonSdkLog => python_sdk::decode(bytes, source),
         Format::Mcpspy => mcpspy::decode(bytes, source),
+        Format::LibrechatLog => proxy_logs::decode_librechat(bytes, source),
+        Format::McpRemoteLog => proxy_logs::decode_mcp_remote(bytes, source),
         Format::Unknown => unknown_format(bytes, source),
         Format::Canonical | Format::Bare | Format::Mcpsnoop => {
             let mut chunk = decode_chunk(bytes, 0, source, format);
@@ -389,6 +427,14 @@ mod tests {
         assert_eq!(
             detect(b"2025-04-16 06:13:26,400 - mcp.server.sse - DEBUG - Received JSON: b'{}'\n"),
             Format::PythonSdkLog
+        );
+        assert_eq!(
+            detect(b"2025-04-28T00:00:19.555Z debug: [MCP][everything] Transport sending: {}\n"),
+            Format::LibrechatLog
+        );
+        assert_eq!(
+            detect("[63643] [Local→Remote] initialize\n".as_bytes()),
+            Format::McpRemoteLog
         );
         // Another program's JSON log is not supergateway's.
         assert_eq!(
