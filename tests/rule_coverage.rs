@@ -1,10 +1,12 @@
 //! Every rule fires the same way in every format that can show its case:
 //! each canonical fixture of `testdata/rules/` and `testdata/races/` is
 //! rewritten, line for line, as a Claude Desktop log, a VS Code output
-//! channel, an mcpsnoop capture, a supergateway JSON log and an Inspector export, and must give the
-//! same findings (rule, severity, line) as the canonical trace; as a HAR
-//! capture it must give the same rules on the same messages (severities may
-//! be lower there: every message travels on a stream of its own).
+//! channel, an mcpsnoop capture, supergateway logs (JSON and text), Go SDK,
+//! Python SDK and MCPSpy logs (where they can say it) and an Inspector
+//! export, and must give the same findings (rule, severity, line) as the
+//! canonical trace; as a HAR capture it must give the same rules on the same
+//! messages (severities may be lower there: every message travels on a
+//! stream of its own).
 //!
 //! Left out, because the other formats cannot express them: fixtures whose
 //! rule is about the canonical envelope or bare lines themselves
@@ -242,6 +244,67 @@ fn supergateway(lines: &[Line]) -> String {
     out
 }
 
+/// supergateway's text log, with the server's messages printed as JSON (as
+/// its Streamable HTTP gateway does; JSON is also what `util.inspect` reads as).
+fn supergateway_text(lines: &[Line]) -> String {
+    let mut out = String::new();
+    for line in lines {
+        let session = |s: &Option<String>| {
+            s.as_ref()
+                .map_or(String::new(), |s| format!(" (session {s})"))
+        };
+        let text = match line {
+            Line::Message {
+                from,
+                session: s,
+                msg,
+            } if from == "client" => {
+                format!("SSE → Child{}: {msg}", session(s))
+            }
+            Line::Message {
+                session: s, msg, ..
+            } => format!("Child → SSE{}: {msg}", session(s)),
+            Line::Closed { from, session: s } if from == "client" => {
+                format!("Client disconnected{}", session(s))
+            }
+            Line::Closed { session: s, .. } => {
+                format!("Child exited{}: code=1, signal=null", session(s))
+            }
+            Line::NotProtocol { session: s, text } => {
+                format!("Child non-JSON{}: {text}", session(s))
+            }
+        };
+        out.push_str(&format!("[supergateway] {text}\n"));
+    }
+    out
+}
+
+/// The Python SDK's DEBUG log of an SSE server: the JSON it receives, the SSE
+/// chunks it sends, as Python bytes literals. It names no session and logs
+/// neither closes nor stray output, so only fixtures of one session of
+/// messages can be said.
+fn python_sdk_log(lines: &[Line]) -> Option<String> {
+    let mut out = String::new();
+    for (i, line) in lines.iter().enumerate() {
+        let Line::Message {
+            from,
+            session: None,
+            msg,
+        } = line
+        else {
+            return None;
+        };
+        let literal = msg.replace('\\', "\\\\").replace('\'', "\\'");
+        let time = format!("2025-04-16 06:13:{:02},{:03}", (i / 1000) % 60, i % 1000);
+        out.push_str(&if from == "client" {
+            format!("{time} - mcp.server.sse - DEBUG - Received JSON: b'{literal}'\n")
+        } else {
+            format!("{time} - sse_starlette.sse - DEBUG - chunk: b'event: message\\r\\ndata: {literal}\\r\\n\\r\\n'\n")
+        });
+    }
+    Some(out)
+}
+
 /// The Go SDK's LoggingTransport around the client: what it writes is the
 /// client's, what it reads the server's. The log names no side, so only
 /// fixtures of one session whose first message is the client's initialize
@@ -339,6 +402,16 @@ fn rules_fire_alike_in_every_line_format() {
         rewritten.push(("vscode-log", Format::VscodeLog, vscode_log(&lines)));
         rewritten.push(("go-sdk-log", Format::GoSdkLog, go_sdk_log(&lines)));
         rewritten.push(("mcpspy", Format::Mcpspy, mcpspy(&lines)));
+        rewritten.push((
+            "python-sdk-log",
+            Format::PythonSdkLog,
+            python_sdk_log(&lines),
+        ));
+        rewritten.push((
+            "supergateway text",
+            Format::Supergateway,
+            Some(supergateway_text(&lines)),
+        ));
         for (name, format, text) in rewritten {
             let Some(text) = text else { continue };
             assert_eq!(
