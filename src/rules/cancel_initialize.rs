@@ -62,7 +62,7 @@ impl Rule for CancelInitialize {
 
 #[cfg(test)]
 mod tests {
-    use crate::diagnostic::Severity::Error;
+    use crate::diagnostic::Severity::{Error, Warning};
     use crate::rules::testing::{findings, HANDSHAKE};
 
     const CANCEL_0: &str = r#"{"from":"client","msg":{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":0}}}"#;
@@ -104,5 +104,27 @@ mod tests {
             findings("cancel-initialize", &format!("{HANDSHAKE}{cancel}")),
             []
         );
+    }
+
+    // Claude Desktop's payload-free lines (issue 13) show no requestId.
+    const INIT_0: &str = r#"2026-08-13T07:09:45.382Z [info] [cbm] Message from client: method="initialize" id=0 params"#;
+    const UNLOGGED_CANCEL: &str = r#"2026-08-13T07:10:45.390Z [info] [cbm] Message from client: method="notifications/cancelled" params"#;
+
+    #[test]
+    fn warns_on_a_cancellation_without_its_target_while_only_initialize_is_open() {
+        let trace = [INIT_0, UNLOGGED_CANCEL].join("\n");
+        assert_eq!(findings("cancel-initialize", &trace), [(2, Warning)]);
+    }
+
+    #[test]
+    fn silent_on_a_cancellation_without_its_target_once_initialize_is_answered() {
+        let trace = [
+            INIT_0,
+            r#"2026-08-13T07:09:45.400Z [info] [cbm] Message from server: id=0 result"#,
+            r#"2026-08-13T07:09:45.401Z [info] [cbm] Message from client: method="tools/call" id=1 params"#,
+            UNLOGGED_CANCEL,
+        ]
+        .join("\n");
+        assert_eq!(findings("cancel-initialize", &trace), []);
     }
 }

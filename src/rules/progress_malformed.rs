@@ -115,4 +115,14 @@ mod tests {
         ];
         assert_eq!(check(&lines), []);
     }
+
+    #[test]
+    fn silent_on_progress_whose_params_the_log_does_not_show() {
+        let trace = [
+            r#"2026-08-13T07:09:45.382Z [info] [cbm] Message from client: method="initialize" id=0 params"#,
+            r#"2026-08-13T07:09:45.390Z [info] [cbm] Message from server: method="notifications/progress" params"#,
+        ]
+        .join("\n");
+        assert_eq!(findings("progress-malformed", &trace), []);
+    }
 }

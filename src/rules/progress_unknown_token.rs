@@ -114,4 +114,10 @@ mod tests {
         ];
         assert_eq!(check(&lines), []);
     }
+
+    #[test]
+    fn fires_on_an_unknown_token_the_client_reports() {
+        let log = r#"{"error":"Connection error: Received a progress notification for an unknown token: {\"method\":\"notifications/progress\",\"params\":{\"progress\":1,\"progressToken\":5}}","timestamp":"2026-04-14T09:12:42.611Z","sessionId":"0b9f","cwd":"/p"}"#;
+        assert_eq!(findings("progress-unknown-token", log), [(1, Error)]);
+    }
 }

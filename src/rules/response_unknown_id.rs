@@ -143,4 +143,14 @@ mod tests {
         ];
         assert_eq!(check(&lines), []);
     }
+
+    #[test]
+    fn warns_on_an_unknown_id_the_client_reports() {
+        // A Claude Code log (issue 13): the client forgets cancelled requests.
+        let log = r#"{"error":"Connection error: Received a response for an unknown message ID: {\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{}}","timestamp":"2026-04-14T09:13:10.207Z","sessionId":"0b9f","cwd":"/p"}"#;
+        assert_eq!(
+            findings("response-unknown-id", log),
+            [(1, Severity::Warning)]
+        );
+    }
 }

@@ -88,4 +88,10 @@ mod tests {
             []
         );
     }
+
+    #[test]
+    fn fires_on_a_parse_error_the_client_reports() {
+        let log = "2025-07-10 10:49:36.646 [error] user-wirewiki: Client error for command Unexpected token 'S', \"Starting MCP server\" is not valid JSON";
+        assert_eq!(findings("stdout-pollution", log), [(1, Error)]);
+    }
 }

@@ -154,4 +154,10 @@ mod tests {
         .join("\n");
         assert_eq!(findings("unanswered-request", &trace), []);
     }
+
+    #[test]
+    fn info_on_a_timeout_the_client_reports() {
+        let log = r#"{"debug":"Tool 'reconcile' failed after 60s: MCP error -32001: Request timed out","timestamp":"2026-04-14T09:14:10.300Z","sessionId":"0b9f","cwd":"/p"}"#;
+        assert_eq!(findings("unanswered-request", log), [(1, Info)]);
+    }
 }
