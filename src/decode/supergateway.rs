@@ -321,12 +321,17 @@ fn read_over_lines(
     next: &[(u64, usize, &[u8])],
 ) -> (Result<Vec<Message>, Unreadable>, usize) {
     let mut printed = text.to_string();
+    let mut open = bracket_balance(text);
     let mut used = 0;
     loop {
-        match read_message(&printed, column) {
-            Ok(messages) => return (Ok(messages), used),
-            Err(Some(why)) => return (Err(why), used),
-            Err(None) => {}
+        // Reading again only once the brackets close keeps a long
+        // printout linear rather than quadratic.
+        if open <= 0 {
+            match read_message(&printed, column) {
+                Ok(messages) => return (Ok(messages), used),
+                Err(Some(why)) => return (Err(why), used),
+                Err(None) => {}
+            }
         }
         let continuation = next
             .get(used)
@@ -336,10 +341,32 @@ fn read_over_lines(
             let why = "the logged message ends before it is complete";
             return (Err(Unreadable::Json(why.into())), used);
         };
+        open += bracket_balance(&line);
         printed.push('\n');
         printed.push_str(&line);
         used += 1;
     }
+}
+
+/// How many more brackets a line of a printout opens than it closes,
+/// outside its strings (which `util.inspect` never breaks over lines).
+fn bracket_balance(line: &str) -> i64 {
+    let mut balance = 0;
+    let mut quote = None;
+    let mut escaped = false;
+    for c in line.chars() {
+        match (quote, c) {
+            (Some(_), _) if escaped => escaped = false,
+            (Some(_), '\\') => escaped = true,
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '\'' | '"' | '`') => quote = Some(c),
+            (None, '{' | '[') => balance += 1,
+            (None, '}' | ']') => balance -= 1,
+            (None, _) => {}
+        }
+    }
+    balance
 }
 
 /// The events of a record of the JSON layout: the message is in the
@@ -466,6 +493,15 @@ mod tests {
         assert!(m.incomplete);
         assert!(matches!(m.body, Body::Response { .. }));
         assert_eq!(events[0].location.line, 1);
+    }
+
+    #[test]
+    fn brackets_are_counted_outside_strings() {
+        assert_eq!(
+            bracket_balance("  result: { content: [ [Object], 'a{[' ] }"),
+            0
+        );
+        assert_eq!(bracket_balance(r"{ a: 'it\'s {', b: ["), 2);
     }
 
     #[test]
