@@ -38,7 +38,7 @@ fn recorded(ctx: &Ctx, out: &mut Out) {
                 &META,
                 format!(
                     "{from} wrote non-protocol output on stdout: {}",
-                    crate::sanitize::display_bytes(seen.as_bytes(), 120)
+                    crate::sanitize::truncate(seen, 120)
                 ),
             )
             .with_label("reported here"),
