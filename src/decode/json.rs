@@ -255,7 +255,7 @@ fn non_string(raw: Option<&RawValue>) -> Option<JsonKind> {
 }
 
 /// Known method names are taken from the method table, never allocated.
-fn method_name(name: Cow<'_, str>) -> Method {
+pub(crate) fn method_name(name: Cow<'_, str>) -> Method {
     match crate::protocol::methods::static_name(&name) {
         Some(known) => Cow::Borrowed(known),
         None => Cow::Owned(name.into_owned()),
@@ -350,6 +350,7 @@ pub(crate) fn message_of(raw: ObjectOr<RawMessage<'_>>, batch_index: Option<u32>
                 problems: vec![ShapeProblem::NotAnObject(kind)],
                 batch_index,
                 members: Members::default(),
+                incomplete: false,
             }
         }
     };
@@ -412,6 +413,7 @@ pub(crate) fn message_of(raw: ObjectOr<RawMessage<'_>>, batch_index: Option<u32>
         problems,
         batch_index,
         members,
+        incomplete: false,
     }
 }
 
@@ -453,6 +455,7 @@ pub(crate) fn messages_of(raw: OneOrBatch<'_>, mut each: impl FnMut(Message)) {
             problems: vec![ShapeProblem::EmptyBatch],
             batch_index: None,
             members: Members::default(),
+            incomplete: false,
         }),
         OneOrBatch::Batch(items) => {
             for (i, item) in items.into_iter().enumerate() {
