@@ -42,10 +42,15 @@ pub fn is_unsafe(c: char) -> bool {
 /// A lossy, escaped, length-limited rendering of raw bytes for display.
 pub fn display_bytes(bytes: &[u8], max_chars: usize) -> String {
     let text = String::from_utf8_lossy(bytes);
-    let escaped = escape_controls(&text);
-    match escaped.char_indices().nth(max_chars) {
-        Some((cut, _)) => format!("{} …", &escaped[..cut]),
-        None => escaped.into_owned(),
+    truncate(&escape_controls(&text), max_chars).into_owned()
+}
+
+/// The first `max_chars` characters of `text`, marked with ` …` when cut;
+/// nothing is escaped (for findings, which the report escapes).
+pub fn truncate(text: &str, max_chars: usize) -> Cow<'_, str> {
+    match text.char_indices().nth(max_chars) {
+        Some((cut, _)) => Cow::Owned(format!("{} …", &text[..cut])),
+        None => Cow::Borrowed(text),
     }
 }
 
@@ -67,5 +72,11 @@ mod tests {
     fn display_is_cut_and_lossy() {
         assert_eq!(display_bytes(b"abcdef", 3), "abc …");
         assert_eq!(display_bytes(b"a\xffb", 10), "a\u{fffd}b");
+    }
+
+    #[test]
+    fn truncation_cuts_without_escaping() {
+        assert_eq!(truncate("a\u{1b}bcd", 3), "a\u{1b}b …");
+        assert!(matches!(truncate("abc", 3), Cow::Borrowed("abc")));
     }
 }

@@ -47,6 +47,14 @@ pub enum CancelTarget<'s> {
     /// (a 2026-07-28 server ending a `subscriptions/listen`).
     ReceiverEnds(RequestView<'s>),
     Unknown(RequestId),
+    /// The log does not show the requestId (Claude Desktop's payload-free
+    /// lines), so the target is unknown and no rule may call the
+    /// cancellation malformed. When the sender is the client and its
+    /// initialize is its only open request, it is the probable target;
+    /// cancel-initialize reports that, one severity lower.
+    Unlogged {
+        probable_initialize: Option<RequestView<'s>>,
+    },
 }
 
 #[derive(Debug)]
@@ -159,6 +167,11 @@ pub(crate) fn classify<'s>(session: &'s Session, from: Side, message: &Message) 
 
 fn cancel_target<'s>(session: &'s Session, from: Side, message: &Message) -> CancelTarget<'s> {
     let params = message.params().expect("a notification has params");
+    if message.incomplete && params.request_id.is_none() {
+        return CancelTarget::Unlogged {
+            probable_initialize: probable_initialize(session, from),
+        };
+    }
     if params.not_object {
         return CancelTarget::Malformed("its params are not an object".into());
     }
@@ -206,6 +219,19 @@ fn receiver_may_cancel(session: &Session, method: &str) -> bool {
         .version()
         .and_then(|version| crate::protocol::methods::method(method, version))
         .is_some_and(|row| row.receiver_cancels)
+}
+
+/// The client's initialize request, when it is the client's only open
+/// request and still running: the one target a cancellation could have had.
+fn probable_initialize(session: &Session, from: Side) -> Option<RequestView<'_>> {
+    let (init, _) = session.lifecycle.initialize.as_ref()?;
+    let open = &session.side(from).open;
+    match (from, open.len(), open.get(init)) {
+        (Side::Client, 1, Some(request)) if request.state == RequestState::Running => {
+            Some(request.view())
+        }
+        _ => None,
+    }
 }
 
 fn progress_target<'s>(

@@ -37,6 +37,10 @@ pub(super) fn write(report: &Report, out: &mut dyn Sink) -> std::io::Result<()> 
             if let Some(index) = d.batch_index {
                 fields.insert("batch_index".into(), index.into());
             }
+            // A finding the client's log reported.
+            if d.reported_by_client {
+                fields.insert("reported_by_client".into(), true.into());
+            }
             if let Some(note) = &d.note {
                 fields.insert("note".into(), note.as_str().into());
             }

@@ -53,14 +53,19 @@ pub(super) fn write(report: &Report, out: &mut dyn Sink) -> std::io::Result<()> 
                     place
                 })
                 .collect();
-            json!({
+            let mut result = json!({
                 "ruleId": d.rule.id,
                 "ruleIndex": rules::ALL.iter().position(|r| r.meta().id == d.rule.id),
                 "level": level(d.severity),
                 "message": {"text": d.message},
                 "locations": [location(d.location.source, d.location.line)],
                 "relatedLocations": related,
-            })
+            });
+            // A finding the client's log reported.
+            if d.reported_by_client {
+                result["properties"] = json!({"reportedByClient": true});
+            }
+            result
         })
         .collect();
     let document = json!({

@@ -31,7 +31,8 @@ fn check(ctx: &Ctx, out: &mut Out) {
     let Body::Request { method, .. } = &message.body else {
         return;
     };
-    if method != "initialize" {
+    // A log that shows the message only in part may have left members out.
+    if method != "initialize" || message.incomplete {
         return;
     }
     let missing = missing_members(message.members.params.as_ref(), &REQUIRED);

@@ -40,8 +40,9 @@ fn check(ctx: &Ctx, out: &mut Out) {
     {
         return;
     }
-    // A result that is not an object at all is invalid-jsonrpc's.
-    if super::object_keys(message.members.result.as_ref()).is_none() {
+    // A result that is not an object at all is invalid-jsonrpc's; a log
+    // that shows the message only in part may have left members out.
+    if message.incomplete || super::object_keys(message.members.result.as_ref()).is_none() {
         return;
     }
     let missing = missing_members(message.members.result.as_ref(), &REQUIRED);

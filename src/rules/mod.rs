@@ -9,6 +9,7 @@ mod cancel_initialize;
 mod cancel_malformed;
 mod cancel_unknown_request;
 mod cancel_wrong_direction;
+mod client_reported;
 mod direction_ambiguous;
 mod duplicate_response;
 mod http_202_no_body;
@@ -23,6 +24,7 @@ mod initialized_required;
 mod invalid_envelope;
 mod invalid_json;
 mod invalid_jsonrpc;
+mod no_protocol_messages;
 mod notification_with_id;
 mod ping_empty_response;
 mod ping_no_params;
@@ -97,6 +99,8 @@ pub static ALL: &[&Rule] = &[
     &http_protocol_version_header::RULE,
     &http_response_stream::RULE,
     &sse_disconnect_as_cancel::RULE,
+    // Last, so that SARIF rule indexes stay put.
+    &no_protocol_messages::RULE,
 ];
 
 /// Looks a rule up by its id.
