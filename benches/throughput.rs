@@ -10,7 +10,7 @@ use divan::counter::BytesCount;
 use divan::Bencher;
 use mcp_lint::decode::{decode_chunk, Format};
 use mcp_lint::engine::Engine;
-use mcp_lint::generate::{generate, generate_har, GeneratorConfig};
+use mcp_lint::generate::{generate, generate_har, generate_inspector, one_line, GeneratorConfig};
 use mcp_lint::lint::{split_lines, Linter};
 
 fn main() {
@@ -50,10 +50,40 @@ fn har() -> &'static [u8] {
     generated(&HAR, generate_har)
 }
 
-/// A HAR capture of the same size: one document, entries decoded in parallel.
-#[divan::bench(sample_count = 5)]
-fn lint_har(bencher: Bencher) {
-    let bytes = har();
+fn inspector() -> &'static [u8] {
+    static INSPECTOR: OnceLock<Vec<u8>> = OnceLock::new();
+    generated(&INSPECTOR, generate_inspector)
+}
+
+/// The same document minified onto one line, as browsers export it.
+fn minified(cell: &'static OnceLock<Vec<u8>>, document: &[u8]) -> &'static [u8] {
+    cell.get_or_init(|| {
+        let mut bytes = document.to_vec();
+        one_line(&mut bytes);
+        bytes
+    })
+}
+
+/// A document input of each shape, made once.
+fn document(shape: &str) -> &'static [u8] {
+    static HAR_ONE_LINE: OnceLock<Vec<u8>> = OnceLock::new();
+    static INSPECTOR_ONE_LINE: OnceLock<Vec<u8>> = OnceLock::new();
+    match shape {
+        "har" => har(),
+        "har-one-line" => minified(&HAR_ONE_LINE, har()),
+        "inspector" => inspector(),
+        _ => minified(&INSPECTOR_ONE_LINE, inspector()),
+    }
+}
+
+/// One-document inputs of the same size (entries decoded in parallel): a
+/// HAR capture and an Inspector export, indented and minified onto one line
+/// as browsers and the Inspector write them. A one-line shape stays within
+/// a small factor of its indented one: locating an event must not scan the
+/// whole line.
+#[divan::bench(sample_count = 5, args = ["har", "har-one-line", "inspector", "inspector-one-line"])]
+fn lint_document(bencher: Bencher, shape: &str) {
+    let bytes = document(shape);
     bencher.counter(BytesCount::new(bytes.len())).bench(|| {
         let mut linter = Linter::new(Engine::with_all_rules(), None);
         linter.lint_bytes(0, bytes);

@@ -53,6 +53,8 @@ pub(crate) fn parse<'a, T: Deserialize<'a>>(
             serde_json::error::Category::Data => Unreadable::Envelope(format!("not {shape}: {e}")),
             _ => Unreadable::Json(format!("{what} is not valid JSON: {e}")),
         };
-        at(offset_of_line(bytes, e.line()), why)
+        // The column too: in a one-line document the line is the whole file.
+        let offset = offset_of_line(bytes, e.line()) + e.column().saturating_sub(1);
+        at(offset.min(bytes.len()), why)
     })
 }

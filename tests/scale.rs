@@ -1,0 +1,89 @@
+//! Legal but awkward shapes at scale. Each input is generated and sized so
+//! that a linear pass takes seconds: a cost quadratic in the input (or in
+//! the findings on one line) would take many minutes and time the test out.
+//! Speed itself is measured in benches/.
+
+use mcp_lint::diagnostic::Diagnostic;
+use mcp_lint::engine::Stats;
+use mcp_lint::generate::{generate_har, generate_inspector, one_line, GeneratorConfig};
+use mcp_lint::input::SourceText;
+use mcp_lint::report::{OutputFormat, Report, SourceInfo};
+
+/// A generated document of about `mib` MiB, indented and minified.
+fn both_shapes(
+    generator: fn(
+        &GeneratorConfig,
+        &mut Vec<u8>,
+    ) -> std::io::Result<mcp_lint::generate::GeneratedStats>,
+    mib: u64,
+) -> (Vec<u8>, Vec<u8>) {
+    let config = GeneratorConfig {
+        target_bytes: mib << 20,
+        violation_rate: 0.01,
+        ..GeneratorConfig::default()
+    };
+    let mut indented = Vec::new();
+    generator(&config, &mut indented).unwrap();
+    let mut minified = indented.clone();
+    one_line(&mut minified);
+    (indented, minified)
+}
+
+fn lint(document: &[u8]) -> Vec<Diagnostic> {
+    mcp_lint::lint_str(std::str::from_utf8(document).unwrap())
+}
+
+/// The report of `diagnostics` on `document`, in `format`.
+fn render(document: &[u8], diagnostics: &[Diagnostic], format: OutputFormat) -> String {
+    let text = SourceText::Owned(document.to_vec());
+    let sources = [SourceInfo {
+        name: "trace".into(),
+        text: Some(&text),
+    }];
+    let report = Report {
+        diagnostics,
+        sources: &sources,
+        stats: Stats::default(),
+        files: 1,
+    };
+    let mut out = Vec::new();
+    report.write(format, false, &mut out).unwrap();
+    String::from_utf8(out).unwrap()
+}
+
+/// What a finding says, wherever it is.
+fn said(diagnostics: &[Diagnostic]) -> Vec<(&str, &str)> {
+    let mut said: Vec<_> = diagnostics
+        .iter()
+        .map(|d| (d.rule.id, d.message.as_str()))
+        .collect();
+    said.sort_unstable();
+    said
+}
+
+/// A minified document gives the findings of the indented one, and each
+/// quote shows the part of the line where its own event is, never the
+/// file's start.
+fn one_line_document_reads_like_the_indented_one(indented: &[u8], minified: &[u8]) {
+    let (expected, found) = (lint(indented), lint(minified));
+    assert!(!expected.is_empty());
+    assert_eq!(said(&found), said(&expected));
+    assert!(found.iter().all(|d| d.location.line == 1));
+    let human = render(minified, &found, OutputFormat::Human);
+    // The file's start, less its first character (a quote may start there).
+    let head = String::from_utf8_lossy(&minified[1..48]);
+    assert!(!human.contains(&*head), "a quote shows the file's start");
+    assert_eq!(human.matches("1 │ … ").count(), found.len(), "{human}");
+}
+
+#[test]
+fn a_one_line_har_decodes_in_linear_time_and_quotes_the_entry_at_fault() {
+    let (indented, minified) = both_shapes(generate_har, 4);
+    one_line_document_reads_like_the_indented_one(&indented, &minified);
+}
+
+#[test]
+fn a_one_line_inspector_export_decodes_in_linear_time_and_quotes_the_entry_at_fault() {
+    let (indented, minified) = both_shapes(generate_inspector, 4);
+    one_line_document_reads_like_the_indented_one(&indented, &minified);
+}
