@@ -1,17 +1,23 @@
 //! Throughput of the pipeline on a generated trace of realistic shape
-//! (interleaved sessions, tool calls with progress, cancellations, 1% violations).
+//! (interleaved sessions, tool calls with progress, cancellations, 1% violations),
+//! and on awkward shapes that must stay linear: one-line (minified) exports,
+//! many findings on one line.
 //!
 //! `cargo bench --bench throughput`. The trace is generated in memory; its
 //! size is MCP_LINT_BENCH_MB (default 32) so the run stays short on 2 cores.
 
 use std::sync::OnceLock;
 
-use divan::counter::BytesCount;
+use divan::counter::{BytesCount, ItemsCount};
 use divan::Bencher;
 use mcp_lint::decode::{decode_chunk, Format};
-use mcp_lint::engine::Engine;
-use mcp_lint::generate::{generate, generate_har, generate_inspector, one_line, GeneratorConfig};
+use mcp_lint::engine::{Engine, Stats};
+use mcp_lint::generate::{
+    generate, generate_har, generate_inspector, one_line, unanswered_batch, GeneratorConfig,
+};
+use mcp_lint::input::SourceText;
 use mcp_lint::lint::{split_lines, Linter};
+use mcp_lint::report::{OutputFormat, Report, SourceInfo};
 
 fn main() {
     divan::main();
@@ -116,4 +122,30 @@ fn lint_all_rules(bencher: Bencher) {
         linter.lint_bytes(0, bytes);
         linter.engine.finish().0.len()
     });
+}
+
+/// Human output of 20,000 findings on one line (a batch of unanswered
+/// pings): linear in the findings, whatever the length of their line.
+#[divan::bench(sample_count = 3)]
+fn human_many_findings_on_one_line(bencher: Bencher) {
+    let trace = unanswered_batch(20_000);
+    let diagnostics = mcp_lint::lint_str(&trace);
+    let text = SourceText::Owned(trace.into_bytes());
+    let sources = [SourceInfo {
+        name: "batch.jsonl".into(),
+        text: Some(&text),
+    }];
+    let report = Report {
+        diagnostics: &diagnostics,
+        sources: &sources,
+        stats: Stats::default(),
+        files: 1,
+    };
+    bencher
+        .counter(ItemsCount::new(diagnostics.len()))
+        .bench(|| {
+            report
+                .write(OutputFormat::Human, false, &mut std::io::sink())
+                .expect("writing to a sink")
+        });
 }

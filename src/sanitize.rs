@@ -25,12 +25,32 @@ fn is_unsafe(c: char) -> bool {
 }
 
 /// A lossy, escaped, length-limited rendering of raw bytes for display.
+///
+/// Its cost is bounded by `max_chars`, not by the input: a long line is
+/// quoted once per finding on it, and may hold thousands of findings.
 pub fn display_bytes(bytes: &[u8], max_chars: usize) -> String {
-    let text = String::from_utf8_lossy(bytes);
-    let escaped = escape_controls(&text);
-    match escaped.char_indices().nth(max_chars) {
-        Some((cut, _)) => format!("{} …", &escaped[..cut]),
-        None => escaped.into_owned(),
+    let mut shown = String::new();
+    let mut count = 0;
+    'input: for chunk in bytes.utf8_chunks() {
+        // Like `String::from_utf8_lossy`: one U+FFFD per invalid sequence.
+        let replacement = (!chunk.invalid().is_empty()).then_some('\u{fffd}');
+        for c in chunk.valid().chars().chain(replacement) {
+            if count > max_chars {
+                break 'input;
+            }
+            let before = shown.len();
+            if is_unsafe(c) {
+                let _ = write!(shown, "\\u{{{:x}}}", c as u32);
+                count += shown.len() - before; // an escape is ASCII
+            } else {
+                shown.push(c);
+                count += 1;
+            }
+        }
+    }
+    match shown.char_indices().nth(max_chars) {
+        Some((cut, _)) => format!("{} …", &shown[..cut]),
+        None => shown,
     }
 }
 
@@ -49,6 +69,34 @@ mod tests {
     #[test]
     fn display_is_cut_and_lossy() {
         assert_eq!(display_bytes(b"abcdef", 3), "abc …");
+        assert_eq!(display_bytes(b"abc", 3), "abc");
         assert_eq!(display_bytes(b"a\xffb", 10), "a\u{fffd}b");
+        assert_eq!(
+            display_bytes(b"a\xff\xfe\xe2\x82b", 10),
+            "a\u{fffd}\u{fffd}\u{fffd}b"
+        );
+        // An escape counts by the characters it shows, and may be cut.
+        assert_eq!(display_bytes(b"a\x1bbc", 4), "a\\u{ …");
+        assert_eq!(display_bytes("é\u{202e}".as_bytes(), 20), "é\\u{202e}");
+    }
+
+    #[test]
+    fn display_is_the_lossy_escaped_text_cut() {
+        let samples: [&[u8]; 4] = [
+            b"plain text",
+            b"\x1b[31mred\x1b[0m",
+            b"\xc3\xa9\xff\x00z",
+            "\u{202e}x\u{85}".as_bytes(),
+        ];
+        for bytes in samples {
+            let whole = escape_controls(&String::from_utf8_lossy(bytes)).into_owned();
+            for max in 0..whole.chars().count() + 2 {
+                let expected = match whole.char_indices().nth(max) {
+                    Some((cut, _)) => format!("{} …", &whole[..cut]),
+                    None => whole.clone(),
+                };
+                assert_eq!(display_bytes(bytes, max), expected, "{bytes:?} {max}");
+            }
+        }
     }
 }

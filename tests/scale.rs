@@ -5,7 +5,9 @@
 
 use mcp_lint::diagnostic::Diagnostic;
 use mcp_lint::engine::Stats;
-use mcp_lint::generate::{generate_har, generate_inspector, one_line, GeneratorConfig};
+use mcp_lint::generate::{
+    generate_har, generate_inspector, one_line, unanswered_batch, GeneratorConfig,
+};
 use mcp_lint::input::SourceText;
 use mcp_lint::report::{OutputFormat, Report, SourceInfo};
 
@@ -86,4 +88,20 @@ fn a_one_line_har_decodes_in_linear_time_and_quotes_the_entry_at_fault() {
 fn a_one_line_inspector_export_decodes_in_linear_time_and_quotes_the_entry_at_fault() {
     let (indented, minified) = both_shapes(generate_inspector, 4);
     one_line_document_reads_like_the_indented_one(&indented, &minified);
+}
+
+#[test]
+fn human_output_time_is_linear_in_the_findings_on_one_long_line() {
+    // Findings on one line of 4 MiB: quoting must not walk the whole line
+    // for each of them.
+    let findings = 2_000;
+    let mut trace = unanswered_batch(findings);
+    trace.insert_str(
+        trace.len() - 2,
+        &format!(r#","padding":"{}""#, "x".repeat(4 << 20)),
+    );
+    let diagnostics = lint(trace.as_bytes());
+    assert_eq!(diagnostics.len(), findings);
+    let human = render(trace.as_bytes(), &diagnostics, OutputFormat::Human);
+    assert_eq!(human.matches("unanswered-request").count(), findings);
 }

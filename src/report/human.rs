@@ -17,6 +17,9 @@ use crate::sanitize::display_bytes;
 /// Quoted lines are cut to this many characters.
 const MAX_LINE_CHARS: usize = 160;
 
+/// Where in a long line its message may start.
+const HEAD_BYTES: usize = 1024;
+
 /// The few lines of one input that a report quotes, laid out one after the
 /// other; spans point into `text`, and each line keeps its real number.
 struct Excerpt {
@@ -76,8 +79,10 @@ fn quote(source: &SourceInfo, location: Location) -> String {
 /// (after its timestamp and markers), so the JSON-RPC message fills the width.
 fn quote_line(bytes: &[u8]) -> String {
     if bytes.len() > MAX_LINE_CHARS {
-        let start =
-            memchr::memmem::find(bytes, b"\"msg\":").or_else(|| memchr::memchr(b'{', bytes));
+        // Only the line's head is searched: the envelope's members and a log
+        // line's prefix are short, and a line is quoted once per finding on it.
+        let head = &bytes[..bytes.len().min(HEAD_BYTES)];
+        let start = memchr::memmem::find(head, b"\"msg\":").or_else(|| memchr::memchr(b'{', head));
         if let Some(at) = start.filter(|at| *at > 0) {
             return format!("… {}", display_bytes(&bytes[at..], MAX_LINE_CHARS));
         }
