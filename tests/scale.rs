@@ -3,6 +3,8 @@
 //! the findings on one line) would take many minutes and time the test out.
 //! Speed itself is measured in benches/.
 
+use std::io::Write;
+
 use mcp_lint::diagnostic::Diagnostic;
 use mcp_lint::engine::Stats;
 use mcp_lint::generate::{
@@ -35,8 +37,8 @@ fn lint(document: &[u8]) -> Vec<Diagnostic> {
     mcp_lint::lint_str(std::str::from_utf8(document).unwrap())
 }
 
-/// The report of `diagnostics` on `document`, in `format`.
-fn render(document: &[u8], diagnostics: &[Diagnostic], format: OutputFormat) -> String {
+/// Writes the report of `diagnostics` on `document`, in `format`, to `out`.
+fn write(document: &[u8], diagnostics: &[Diagnostic], format: OutputFormat, out: &mut impl Write) {
     let text = SourceText::Owned(document.to_vec());
     let sources = [SourceInfo {
         name: "trace".into(),
@@ -48,8 +50,12 @@ fn render(document: &[u8], diagnostics: &[Diagnostic], format: OutputFormat) -> 
         stats: Stats::default(),
         files: 1,
     };
+    report.write(format, false, out).unwrap();
+}
+
+fn render(document: &[u8], diagnostics: &[Diagnostic], format: OutputFormat) -> String {
     let mut out = Vec::new();
-    report.write(format, false, &mut out).unwrap();
+    write(document, diagnostics, format, &mut out);
     String::from_utf8(out).unwrap()
 }
 
@@ -104,4 +110,42 @@ fn human_output_time_is_linear_in_the_findings_on_one_long_line() {
     assert_eq!(diagnostics.len(), findings);
     let human = render(trace.as_bytes(), &diagnostics, OutputFormat::Human);
     assert_eq!(human.matches("unanswered-request").count(), findings);
+}
+
+/// A sink that keeps only the length of the longest write and the total.
+#[derive(Default)]
+struct WriteSizes {
+    longest: usize,
+    total: usize,
+}
+
+impl Write for WriteSizes {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.longest = self.longest.max(bytes.len());
+        self.total += bytes.len();
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn machine_readable_reports_are_written_as_the_findings_are_rendered() {
+    // The longest single write is one finding (or SARIF's fixed rule
+    // table), not a document built whole: memory does not grow with the findings.
+    let findings = 20_000;
+    let trace = unanswered_batch(findings);
+    let diagnostics = lint(trace.as_bytes());
+    for format in [
+        OutputFormat::Json,
+        OutputFormat::JsonLines,
+        OutputFormat::Sarif,
+    ] {
+        let mut sizes = WriteSizes::default();
+        write(trace.as_bytes(), &diagnostics, format, &mut sizes);
+        assert!(sizes.total > findings * 200, "{format:?}: {}", sizes.total);
+        assert!(sizes.longest < 64 * 1024, "{format:?}: {}", sizes.longest);
+    }
 }
