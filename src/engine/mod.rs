@@ -146,6 +146,7 @@ impl Engine {
                                     method: http.method.clone(),
                                     resumes: http.resumes,
                                     legacy_sse: http.sse_endpoint,
+                                    rejected: http.status.is_some_and(|s| s >= 400),
                                 },
                             );
                         }
@@ -204,7 +205,7 @@ impl Engine {
             },
         };
         ctx.from = Some(from);
-        ctx.facts = facts::classify(session, from, message);
+        ctx.facts = facts::classify(session, from, message, event.stream.as_deref());
         run_rules(&self.rules, &ctx, &mut self.diagnostics);
         let transition = ctx.facts.transition();
         if let (

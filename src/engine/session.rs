@@ -60,6 +60,9 @@ pub struct StreamInfo {
     /// The stream of the 2024-11-05 HTTP+SSE transport, which carries every
     /// server message, responses included.
     pub legacy_sse: bool,
+    /// The response has an HTTP error status (4xx, 5xx): the server rejected
+    /// the request body whole, and may say so with a null-id error.
+    pub rejected: bool,
 }
 
 /// Where a request is in its life, as the trace shows it.
@@ -441,50 +444,66 @@ impl Session {
                 }
                 _ => {}
             },
-            Body::Response { outcome, .. } => {
-                let Transition::Answer(id) = transition else {
-                    return;
-                };
-                let is_initialize = from == Side::Server
-                    && self
-                        .lifecycle
-                        .initialize
-                        .as_ref()
-                        .is_some_and(|(init, _)| init == id);
-                let requester = self.side_mut(from.peer());
-                let Some(request) = requester.open.get_mut(id) else {
-                    return;
-                };
-                let (request_seq, request_stream) = (request.seq, request.stream.clone());
-                if request.unanswered_copies > 0 {
-                    // The answer to an earlier request that reused this id.
-                    request.unanswered_copies -= 1;
-                } else if let Some(request) = requester.open.remove(id) {
-                    requester.release_token(id, request.token.as_ref());
-                    requester.answered.insert(
-                        id.clone(),
-                        Answered {
-                            method: request.method,
-                            location: request.location,
-                            response: location,
-                            response_stream: stream.map(Into::into),
-                            cancel: request.cancel,
-                        },
-                    );
-                }
-                self.side_mut(from).note_read(request_stream, request_seq);
-                if is_initialize && self.lifecycle.initialize_response.is_none() {
-                    let ok = matches!(outcome, Outcome::Result { .. });
-                    self.lifecycle.initialize_response = Some((location, ok));
-                    if let Outcome::Result {
-                        protocol_version: Some(version),
-                    } = outcome
-                    {
-                        self.version = Some(version.clone());
+            Body::Response { outcome, .. } => match transition {
+                Transition::Answer(id) => self.answer(from, id, location, stream, outcome),
+                // A rejection answers every request of the rejected body.
+                Transition::Reject(ids) => {
+                    for id in ids {
+                        self.answer(from, id, location, stream, outcome);
                     }
                 }
-            }
+                _ => {}
+            },
             Body::Unclassifiable => {}
+        }
+    }
+
+    /// `from` answers the peer's open request `id`.
+    fn answer(
+        &mut self,
+        from: Side,
+        id: &RequestId,
+        location: Location,
+        stream: Option<&str>,
+        outcome: &Outcome,
+    ) {
+        let is_initialize = from == Side::Server
+            && self
+                .lifecycle
+                .initialize
+                .as_ref()
+                .is_some_and(|(init, _)| init == id);
+        let requester = self.side_mut(from.peer());
+        let Some(request) = requester.open.get_mut(id) else {
+            return;
+        };
+        let (request_seq, request_stream) = (request.seq, request.stream.clone());
+        if request.unanswered_copies > 0 {
+            // The answer to an earlier request that reused this id.
+            request.unanswered_copies -= 1;
+        } else if let Some(request) = requester.open.remove(id) {
+            requester.release_token(id, request.token.as_ref());
+            requester.answered.insert(
+                id.clone(),
+                Answered {
+                    method: request.method,
+                    location: request.location,
+                    response: location,
+                    response_stream: stream.map(Into::into),
+                    cancel: request.cancel,
+                },
+            );
+        }
+        self.side_mut(from).note_read(request_stream, request_seq);
+        if is_initialize && self.lifecycle.initialize_response.is_none() {
+            let ok = matches!(outcome, Outcome::Result { .. });
+            self.lifecycle.initialize_response = Some((location, ok));
+            if let Outcome::Result {
+                protocol_version: Some(version),
+            } = outcome
+            {
+                self.version = Some(version.clone());
+            }
         }
     }
 }
