@@ -31,13 +31,12 @@ struct Excerpt {
 
 impl Excerpt {
     /// `wanted`: (line number, the line as quoted).
-    fn new(name: String, wanted: Vec<(u64, String)>) -> Excerpt {
+    fn new(name: String, mut wanted: Vec<(u64, String)>) -> Excerpt {
         let mut excerpt = Excerpt {
             name,
             text: String::new(),
             lines: BTreeMap::new(),
         };
-        let mut wanted = wanted;
         wanted.sort_by_key(|(line, _)| *line);
         wanted.dedup_by_key(|(line, _)| *line);
         for (line, shown) in wanted {
