@@ -149,3 +149,16 @@ fn machine_readable_reports_are_written_as_the_findings_are_rendered() {
         assert!(sizes.longest < 64 * 1024, "{format:?}: {}", sizes.longest);
     }
 }
+
+#[test]
+fn a_broken_one_line_document_is_quoted_where_it_breaks() {
+    let (_, minified) = both_shapes(generate_har, 1);
+    let cut = &minified[..minified.len() / 2];
+    let found = lint(cut);
+    assert_eq!(found.len(), 1);
+    let human = render(cut, &found, OutputFormat::Human);
+    let head = String::from_utf8_lossy(&minified[1..48]);
+    assert!(!human.contains(&*head), "{human}");
+    let before_the_cut = String::from_utf8_lossy(&cut[cut.len() - 20..]);
+    assert!(human.contains(&*before_the_cut), "{human}");
+}

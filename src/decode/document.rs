@@ -12,6 +12,9 @@ pub(crate) fn offset_of(document: &[u8], raw: &RawValue) -> usize {
     (raw.get().as_ptr() as usize).saturating_sub(document.as_ptr() as usize)
 }
 
+/// Bytes before a problem that its quote shows.
+const PROBLEM_CONTEXT: usize = 60;
+
 /// Byte offset where 1-based `line` starts.
 fn offset_of_line(bytes: &[u8], line: usize) -> usize {
     if line <= 1 {
@@ -36,6 +39,10 @@ pub(crate) fn parse<'a, T: Deserialize<'a>>(
         return Err(Vec::new());
     }
     let at = |offset: usize, why: Unreadable| {
+        // A quote of a long line starts at the offset it locates: start a
+        // little before the problem, in its line, to show what leads to it.
+        let line_start = memchr::memrchr(b'\n', &bytes[..offset]).map_or(0, |p| p + 1);
+        let offset = offset.saturating_sub(PROBLEM_CONTEXT).max(line_start);
         let lines = LineMap::new(bytes, source, vec![offset]);
         vec![Event::unreadable(lines.locate(offset), why)]
     };
