@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 use divan::counter::{BytesCount, ItemsCount};
 use divan::Bencher;
 use mcp_lint::decode::{decode_chunk, Format};
-use mcp_lint::engine::{Engine, Stats};
+use mcp_lint::engine::Stats;
 use mcp_lint::generate::{
     generate, generate_har, generate_inspector, one_line, unanswered_batch, GeneratorConfig,
 };
@@ -91,7 +91,7 @@ fn document(shape: &str) -> &'static [u8] {
 fn lint_document(bencher: Bencher, shape: &str) {
     let bytes = document(shape);
     bencher.counter(BytesCount::new(bytes.len())).bench(|| {
-        let mut linter = Linter::new(Engine::with_all_rules(), None);
+        let mut linter = Linter::new(mcp_lint::rules::engine(), None);
         linter.lint_bytes(0, bytes);
         linter.engine.finish().0.len()
     });
@@ -118,7 +118,7 @@ fn decode_one_thread(bencher: Bencher) {
 fn lint_all_rules(bencher: Bencher) {
     let bytes = trace();
     bencher.counter(BytesCount::new(bytes.len())).bench(|| {
-        let mut linter = Linter::new(Engine::with_all_rules(), None);
+        let mut linter = Linter::new(mcp_lint::rules::engine(), None);
         linter.lint_bytes(0, bytes);
         linter.engine.finish().0.len()
     });

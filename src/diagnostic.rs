@@ -4,6 +4,8 @@
 use std::fmt;
 
 use crate::event::{Location, ProgressToken, RequestId, Side};
+use crate::protocol::Version;
+pub use crate::rule::RuleMeta;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Severity {
@@ -25,74 +27,6 @@ impl Severity {
 impl fmt::Display for Severity {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
-    }
-}
-
-/// Where a rule's spec sentence lives: a page path under
-/// `https://modelcontextprotocol.io/specification/<version>/`.
-#[derive(Debug, Clone, Copy)]
-pub struct SpecPage {
-    /// The page in the handshake era (2024-11-05 to 2025-11-25).
-    pub legacy: &'static str,
-    /// The page in 2026-07-28, where it moved or exists.
-    pub modern: Option<&'static str>,
-    /// The sentence in 2026-07-28, where it differs from [`RuleMeta::quote`].
-    pub modern_quote: Option<&'static str>,
-}
-
-/// The fixed description of one rule.
-#[derive(Debug)]
-pub struct RuleMeta {
-    /// The user-facing, stable kebab-case id.
-    pub id: &'static str,
-    pub default_severity: Severity,
-    /// One line: what the rule finds.
-    pub summary: &'static str,
-    /// The spec sentence the finding breaks, verbatim.
-    pub quote: &'static str,
-    /// `None` for rules about the trace file itself rather than the protocol.
-    pub spec: Option<SpecPage>,
-    /// What to do about it.
-    pub help: &'static str,
-}
-
-pub const SPEC_BASE: &str = "https://modelcontextprotocol.io/specification";
-/// The version whose pages are linked when a session's version is unknown.
-pub const DEFAULT_SPEC_VERSION: &str = "2025-11-25";
-pub const MODERN_VERSION: &str = "2026-07-28";
-pub const KNOWN_VERSIONS: &[&str] = &[
-    "2024-11-05",
-    "2025-03-26",
-    "2025-06-18",
-    "2025-11-25",
-    MODERN_VERSION,
-];
-
-impl RuleMeta {
-    /// The spec page for a session of the given protocol version.
-    pub fn spec_url(&self, version: Option<&str>) -> Option<String> {
-        let spec = self.spec?;
-        let version = version
-            .filter(|v| KNOWN_VERSIONS.contains(v))
-            .unwrap_or(DEFAULT_SPEC_VERSION);
-        let page = match (version == MODERN_VERSION, spec.modern) {
-            (true, Some(modern)) => modern,
-            _ => spec.legacy,
-        };
-        Some(format!("{SPEC_BASE}/{version}/{page}"))
-    }
-
-    /// The spec sentence in the wording of the given protocol version.
-    pub fn quote_for(&self, version: Option<&str>) -> &'static str {
-        match (version, self.spec.and_then(|s| s.modern_quote)) {
-            (Some(MODERN_VERSION), Some(modern)) => modern,
-            _ => self.quote,
-        }
-    }
-
-    /// The documentation page of the rule in this repository.
-    pub fn doc_path(&self) -> String {
-        format!("rules/{}.md", self.id)
     }
 }
 
@@ -122,9 +56,39 @@ pub struct Diagnostic {
     /// A short label for the offending line; the rule's summary when `None`.
     pub label: Option<String>,
     pub spec_url: Option<String>,
+    /// The finding rests on a failure the client's log reports in words,
+    /// not on messages the trace shows.
+    pub reported_by_client: bool,
 }
 
 impl Diagnostic {
+    /// A finding of `meta` at `location`, worded for a session of `version`.
+    pub fn new(
+        meta: &'static RuleMeta,
+        session: Option<Box<str>>,
+        version: Option<Version>,
+        location: Location,
+        message: String,
+    ) -> Diagnostic {
+        Diagnostic {
+            rule: meta,
+            severity: meta.default_severity,
+            message,
+            location,
+            batch_index: None,
+            session,
+            from: None,
+            request_id: None,
+            progress_token: None,
+            related: Vec::new(),
+            quote: meta.quote_for(version),
+            note: None,
+            label: None,
+            spec_url: meta.spec_url(version),
+            reported_by_client: false,
+        }
+    }
+
     pub fn with_severity(mut self, severity: Severity) -> Self {
         self.severity = severity;
         self
@@ -150,6 +114,12 @@ impl Diagnostic {
 
     pub fn with_label(mut self, label: impl Into<String>) -> Self {
         self.label = Some(label.into());
+        self
+    }
+
+    /// Marks a finding the client's log reported.
+    pub fn reported_by_client(mut self) -> Self {
+        self.reported_by_client = true;
         self
     }
 

@@ -5,42 +5,11 @@
 //! touches the raw JSON again. Text for reports is read back from the source.
 
 use std::borrow::Cow;
-use std::fmt;
+use std::fmt::{self, Write as _};
 
 use compact_str::CompactString;
 
-/// Which peer sent a message.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Side {
-    Client,
-    Server,
-}
-
-impl Side {
-    pub fn peer(self) -> Side {
-        match self {
-            Side::Client => Side::Server,
-            Side::Server => Side::Client,
-        }
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Side::Client => "client",
-            Side::Server => "server",
-        }
-    }
-
-    pub(crate) fn index(self) -> usize {
-        self as usize
-    }
-}
-
-impl fmt::Display for Side {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+pub use crate::protocol::Side;
 
 /// A JSON-RPC id or progress token value: a string or an integer.
 ///
@@ -59,9 +28,18 @@ impl fmt::Display for Key {
         match self {
             Key::Int(n) => write!(f, "{n}"),
             Key::BigInt(text) => f.write_str(text),
-            // Debug-quoting escapes control characters, so an id from the
-            // trace can never reach a terminal raw.
-            Key::Str(s) => write!(f, "{:?}", s.as_str()),
+            // Quoted as JSON would quote it; control characters stay as
+            // they are here and are escaped once, by the report.
+            Key::Str(s) => {
+                f.write_char('"')?;
+                for c in s.chars() {
+                    if matches!(c, '"' | '\\') {
+                        f.write_char('\\')?;
+                    }
+                    f.write_char(c)?;
+                }
+                f.write_char('"')
+            }
         }
     }
 }
@@ -269,6 +247,45 @@ pub struct Message {
     pub problems: Vec<ShapeProblem>,
     /// Index inside a batch (`None` for a message that is the whole line).
     pub batch_index: Option<u32>,
+    /// The members as written, for rules that read more than the lean fields.
+    pub members: Members,
+    /// The log shows this message only in part (Claude Desktop's
+    /// payload-free lines, a payload a logger cut at depth), so a member it
+    /// does not show may still have been sent. Rules must not conclude
+    /// anything from a missing member of such a message.
+    pub incomplete: bool,
+}
+
+/// A JSON value as written in the trace (valid JSON, no surrounding space).
+/// Typed views are parsed from it on demand.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Json(Box<str>);
+
+impl Json {
+    pub(crate) fn of(raw: &serde_json::value::RawValue) -> Json {
+        Json(raw.get().into())
+    }
+
+    pub fn text(&self) -> &str {
+        &self.0
+    }
+
+    /// The value as `T`, if it has that shape.
+    pub fn parse<'a, T: serde::Deserialize<'a>>(&'a self) -> Option<T> {
+        serde_json::from_str(&self.0).ok()
+    }
+
+    pub fn value(&self) -> Option<serde_json::Value> {
+        self.parse()
+    }
+}
+
+/// A message's `params`, `result` and `error` members as written.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Members {
+    pub params: Option<Json>,
+    pub result: Option<Json>,
+    pub error: Option<Json>,
 }
 
 impl Message {
@@ -300,6 +317,37 @@ pub enum Transport {
     StreamAborted(String),
     /// An HTTP exchange began: what the capture says of it beyond its messages.
     Http(Box<HttpExchange>),
+    /// A protocol failure the client's log reports in words (its SDK or
+    /// runtime noticed it); the log may not hold the message itself. The
+    /// sender of the event is the side at fault.
+    ClientReported(Box<ClientReport>),
+    /// The log of a known client ended without holding a single protocol
+    /// message or reported failure (only "calling tool X" lines): nothing
+    /// could be checked. The text names the client.
+    NoMessages(String),
+}
+
+/// What a client's log says went wrong.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClientReport {
+    pub failure: ReportedFailure,
+    /// The embedded message or quoted output, as logged (untrusted text),
+    /// when the log holds it.
+    pub quoted: Option<String>,
+}
+
+/// The failures a client's SDK reports, each the finding of an existing rule.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ReportedFailure {
+    /// `Received a response for an unknown message ID` (response-unknown-id).
+    UnknownResponseId(Option<RequestId>),
+    /// `Received a progress notification for an unknown token` (progress-unknown-token).
+    UnknownProgressToken(Option<ProgressToken>),
+    /// `Request timed out`: no response within the client's timeout (unanswered-request).
+    TimedOut,
+    /// The client could not parse a line of the server's stdout (stdout-pollution);
+    /// the text is the parser's error.
+    NotJson(String),
 }
 
 /// The HTTP facts of one exchange of Streamable HTTP.
@@ -343,6 +391,8 @@ pub enum Unreadable {
     Envelope(String),
 }
 
+// Messages are nearly every event: boxing them would cost an allocation each.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum Payload {
     Message(Message),

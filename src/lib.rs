@@ -16,17 +16,20 @@ pub mod decode;
 pub mod diagnostic;
 pub mod engine;
 pub mod event;
+pub mod explain;
 pub mod generate;
 pub mod input;
 pub mod lint;
+pub mod protocol;
 pub mod report;
+pub mod rule;
 pub mod rules;
 pub mod sanitize;
 
 /// Lints one trace held in memory with every rule and returns its
 /// diagnostics, sorted. The input is numbered 0 in the diagnostics.
 pub fn lint_str(trace: &str) -> Vec<diagnostic::Diagnostic> {
-    lint_with(trace, None, engine::Engine::with_all_rules())
+    lint_with(trace, None, rules::engine())
 }
 
 /// Lints one trace with a given engine and input format (`None` detects it).

@@ -4,68 +4,13 @@
 //! block after a bad example must be exactly what the binary prints.
 //! `MCP_LINT_BLESS=1 cargo test --test docs` rewrites the output blocks.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use mcp_lint::rules;
 
-#[derive(Debug)]
-struct Example {
-    /// The file extension the example is linted as: `jsonl` or `har`.
-    extension: String,
-    kind: String,
-    body: String,
-    /// The output block that follows a bad example: (byte range of its body in the page, body).
-    output: Option<(std::ops::Range<usize>, String)>,
-}
-
-fn pages_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("rules")
-}
-
-/// The fenced blocks of a page: "```jsonl bad", "```jsonl good" and the
-/// "```text" block that follows a bad one.
-fn examples(page: &str) -> Vec<Example> {
-    let mut examples: Vec<Example> = Vec::new();
-    let mut offset = 0;
-    let mut lines = page.split_inclusive('\n');
-    while let Some(line) = lines.next() {
-        offset += line.len();
-        let Some(info) = line.trim_end().strip_prefix("```") else {
-            continue;
-        };
-        let info = info.trim().to_string();
-        let start = offset;
-        let mut body = String::new();
-        for inner in lines.by_ref() {
-            offset += inner.len();
-            if inner.trim_end() == "```" {
-                break;
-            }
-            body.push_str(inner);
-        }
-        let end = start + body.len();
-        match info.split_once(' ') {
-            Some((extension @ ("jsonl" | "har"), kind @ ("bad" | "good"))) => {
-                examples.push(Example {
-                    extension: extension.to_string(),
-                    kind: kind.to_string(),
-                    body,
-                    output: None,
-                })
-            }
-            _ if info == "text" => {
-                if let Some(last) = examples.last_mut() {
-                    if last.kind == "bad" && last.output.is_none() {
-                        last.output = Some((start..end, body));
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-    examples
-}
+mod common;
+use common::{examples, pages_dir};
 
 fn run_binary(trace: &str, extension: &str) -> (String, i32) {
     let dir = tempfile::tempdir().unwrap();
@@ -85,6 +30,34 @@ fn run_binary(trace: &str, extension: &str) -> (String, i32) {
         String::from_utf8(output.stdout).unwrap(),
         output.status.code().unwrap(),
     )
+}
+
+/// The value of a `| Name | value |` row of the page's table.
+fn table_row<'p>(page: &'p str, name: &str) -> Option<&'p str> {
+    page.lines()
+        .find_map(|l| l.strip_prefix(&format!("| {name} | ")))
+        .map(|rest| rest.trim_end().trim_end_matches('|').trim())
+}
+
+/// The page's Severity row starts with the default severity, and its
+/// "Applies to" row with the versions of the metadata (qualifiers may follow
+/// after a semicolon).
+fn table_matches_meta(page: &str, meta: &mcp_lint::rule::RuleMeta) -> Result<(), String> {
+    let severity = table_row(page, "Severity").ok_or("the table has no Severity row")?;
+    let default = meta.default_severity.as_str();
+    if severity.split([' ', ';', ',']).next() != Some(default) {
+        return Err(format!(
+            "the Severity row {severity:?} does not start with the default severity {default:?}"
+        ));
+    }
+    let applies = table_row(page, "Applies to").ok_or("the table has no \"Applies to\" row")?;
+    let versions = meta.versions.describe();
+    if applies != versions && !applies.starts_with(&format!("{versions};")) {
+        return Err(format!(
+            "the \"Applies to\" row {applies:?} is not {versions:?} (qualifiers may follow after \";\")"
+        ));
+    }
+    Ok(())
 }
 
 #[test]
@@ -128,6 +101,9 @@ fn rule_pages_examples_hold() {
             if !page.contains(section) {
                 fail(format!("missing section {section:?}"));
             }
+        }
+        if let Err(why) = table_matches_meta(&page, meta) {
+            fail(why);
         }
         if !meta.quote.is_empty() && !page.contains(meta.quote) {
             fail(format!(

@@ -249,7 +249,10 @@ impl Exchange<'_> {
                 push_body(&mut out, body, Side::Server, place, end);
             }
         }
-        if let Some(failure) = self.ended_early() {
+        let dropped = (is_sse || self.sse_messages.is_some())
+            .then(|| stream_without_response(&out))
+            .flatten();
+        if let Some(failure) = self.ended_early().or(dropped) {
             out.push(Timed {
                 time: end,
                 event: event(
@@ -294,6 +297,41 @@ impl Exchange<'_> {
             Some(_) => None,
         }
     }
+}
+
+/// An SSE response stream that ended without the response to a request its
+/// POST carried was dropped, even when the capture marks no error.
+fn stream_without_response(out: &[Timed]) -> Option<String> {
+    use crate::event::KeyField;
+    let messages = out.iter().filter_map(|t| match &t.event.payload {
+        Payload::Message(m) => Some((t.event.from, &m.body)),
+        _ => None,
+    });
+    let (mut requests, mut answered) = (Vec::new(), Vec::new());
+    for (from, body) in messages {
+        match (from, body) {
+            (
+                Some(Side::Client),
+                MessageBody::Request {
+                    id: KeyField::Valid(id),
+                    method,
+                    ..
+                },
+            ) if !method.starts_with("notifications/") => requests.push(id),
+            (
+                Some(Side::Server),
+                MessageBody::Response {
+                    id: Some(KeyField::Valid(id)),
+                    ..
+                },
+            ) => answered.push(id),
+            _ => {}
+        }
+    }
+    let missing = requests.into_iter().find(|id| !answered.contains(id))?;
+    Some(format!(
+        "the SSE stream ended without the response to request {missing}"
+    ))
 }
 
 /// Why one entry of a capture could not be read, and where.
@@ -489,6 +527,16 @@ fn needs(event: &Event) -> Option<Cause> {
             from.peer(),
             id.clone(),
         )),
+        // A cancellation comes after the request it names (HAR entries that
+        // start in the same millisecond are in no particular order).
+        MessageBody::Notification { method, params } if method == "notifications/cancelled" => {
+            match &params.request_id {
+                Some(KeyField::Valid(id)) => {
+                    Some(Cause::Request(event.session.clone(), from, id.clone()))
+                }
+                _ => None,
+            }
+        }
         MessageBody::Notification { method, params } if method == "notifications/progress" => {
             match &params.progress_token {
                 Some(KeyField::Valid(token)) => Some(Cause::Token(

@@ -12,8 +12,8 @@ use serde::de::{self, Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAcces
 use serde_json::value::RawValue;
 
 use crate::event::{
-    Body, JsonKind, Key, KeyField, Message, Method, NumberField, Outcome, Params, ProgressToken,
-    RequestId, ShapeProblem,
+    Body, Json, JsonKind, Key, KeyField, Members, Message, Method, NumberField, Outcome, Params,
+    ProgressToken, RequestId, ShapeProblem,
 };
 
 /// Deserializes a member that is present, keeping `null` as a value rather
@@ -126,8 +126,8 @@ pub(crate) struct RawMessage<'a> {
     id: Option<&'a RawValue>,
     #[serde(default, borrow, deserialize_with = "present")]
     method: Option<&'a RawValue>,
-    #[serde(default, borrow, deserialize_with = "present_object")]
-    params: Option<ObjectOr<RawParams<'a>>>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    params: Option<&'a RawValue>,
     #[serde(default, borrow, deserialize_with = "present")]
     result: Option<&'a RawValue>,
     #[serde(default, borrow, deserialize_with = "present")]
@@ -254,45 +254,17 @@ fn non_string(raw: Option<&RawValue>) -> Option<JsonKind> {
     raw.map(kind_of).filter(|k| *k != JsonKind::String)
 }
 
-/// Names of methods the engine knows, so that known names are never allocated.
-const KNOWN_METHODS: &[&str] = &[
-    "initialize",
-    "notifications/initialized",
-    "ping",
-    "notifications/cancelled",
-    "notifications/progress",
-    "tools/call",
-    "tools/list",
-    "resources/list",
-    "resources/read",
-    "resources/templates/list",
-    "resources/subscribe",
-    "resources/unsubscribe",
-    "prompts/list",
-    "prompts/get",
-    "completion/complete",
-    "logging/setLevel",
-    "sampling/createMessage",
-    "roots/list",
-    "elicitation/create",
-    "notifications/message",
-    "notifications/resources/list_changed",
-    "notifications/resources/updated",
-    "notifications/prompts/list_changed",
-    "notifications/tools/list_changed",
-    "notifications/roots/list_changed",
-    "server/discover",
-    "subscriptions/listen",
-];
-
-fn method_name(name: Cow<'_, str>) -> Method {
-    match KNOWN_METHODS.iter().find(|known| **known == name) {
+/// Known method names are taken from the method table, never allocated.
+pub(crate) fn method_name(name: Cow<'_, str>) -> Method {
+    match crate::protocol::methods::static_name(&name) {
         Some(known) => Cow::Borrowed(known),
         None => Cow::Owned(name.into_owned()),
     }
 }
 
-fn params_of(raw: Option<ObjectOr<RawParams<'_>>>, problems: &mut Vec<ShapeProblem>) -> Params {
+fn params_of(raw: Option<&RawValue>, problems: &mut Vec<ShapeProblem>) -> Params {
+    // The whole line already parsed, so the member is valid JSON.
+    let raw = raw.and_then(|raw| serde_json::from_str::<ObjectOr<RawParams>>(raw.get()).ok());
     let raw = match raw {
         None => return Params::default(),
         Some(ObjectOr::Object(p)) => p,
@@ -377,6 +349,8 @@ pub(crate) fn message_of(raw: ObjectOr<RawMessage<'_>>, batch_index: Option<u32>
                 body: Body::Unclassifiable,
                 problems: vec![ShapeProblem::NotAnObject(kind)],
                 batch_index,
+                members: Members::default(),
+                incomplete: false,
             }
         }
     };
@@ -429,10 +403,17 @@ pub(crate) fn message_of(raw: ObjectOr<RawMessage<'_>>, batch_index: Option<u32>
         problems.push(ShapeProblem::NoMethodNoResult);
         Body::Unclassifiable
     };
+    let members = Members {
+        params: raw.params.map(Json::of),
+        result: raw.result.map(Json::of),
+        error: raw.error.map(Json::of),
+    };
     Message {
         body,
         problems,
         batch_index,
+        members,
+        incomplete: false,
     }
 }
 
@@ -473,6 +454,8 @@ pub(crate) fn messages_of(raw: OneOrBatch<'_>, mut each: impl FnMut(Message)) {
             body: Body::Unclassifiable,
             problems: vec![ShapeProblem::EmptyBatch],
             batch_index: None,
+            members: Members::default(),
+            incomplete: false,
         }),
         OneOrBatch::Batch(items) => {
             for (i, item) in items.into_iter().enumerate() {

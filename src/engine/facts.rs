@@ -9,7 +9,8 @@ use crate::event::{
     Body, JsonKind, KeyField, Location, Message, Outcome, ProgressToken, RequestId, Side,
 };
 
-use super::session::{Era, Request, RequestState, RequestView, Session};
+use super::requests::{Request, RequestState, RequestView};
+use super::session::Session;
 
 #[derive(Debug)]
 pub enum Facts<'s> {
@@ -44,7 +45,18 @@ pub enum CancelTarget<'s> {
     AfterResponse(RequestView<'s>),
     /// No request of the sender has this id, but the peer issued one.
     WrongDirection(RequestView<'s>),
+    /// The receiver of the peer's request ends it, as its method allows
+    /// (a 2026-07-28 server ending a `subscriptions/listen`).
+    ReceiverEnds(RequestView<'s>),
     Unknown(RequestId),
+    /// The log does not show the requestId (Claude Desktop's payload-free
+    /// lines), so the target is unknown and no rule may call the
+    /// cancellation malformed. When the sender is the client and its
+    /// initialize is its only open request, it is the probable target;
+    /// cancel-initialize reports that, one severity lower.
+    Unlogged {
+        probable_initialize: Option<RequestView<'s>>,
+    },
 }
 
 #[derive(Debug)]
@@ -128,9 +140,9 @@ pub(crate) fn classify<'s>(
             params,
         } if !method.starts_with("notifications/") => {
             let sender = session.side(from);
-            let earlier = sender
-                .request(id)
-                .filter(|r| session.era != Era::Modern || r.is_outstanding());
+            let earlier = sender.request(id).filter(|r| {
+                session.era() != Some(crate::protocol::Era::Stateless) || r.is_outstanding()
+            });
             let token_holder = match &params.meta_progress_token {
                 Some(KeyField::Valid(token)) => sender
                     .active_tokens
@@ -176,7 +188,7 @@ pub(crate) fn classify<'s>(
 /// The client's open requests on `stream`, oldest first, when it is a POST
 /// the server rejected with an HTTP error status.
 fn rejected_body<'s>(session: &'s Session, stream: &str) -> Option<Vec<RequestView<'s>>> {
-    let info = session.streams.get(stream)?;
+    let info = session.http.streams.get(stream)?;
     if !(info.rejected && info.method == "POST") {
         return None;
     }
@@ -192,6 +204,11 @@ fn rejected_body<'s>(session: &'s Session, stream: &str) -> Option<Vec<RequestVi
 
 fn cancel_target<'s>(session: &'s Session, from: Side, message: &Message) -> CancelTarget<'s> {
     let params = message.params().expect("a notification has params");
+    if message.incomplete && params.request_id.is_none() {
+        return CancelTarget::Unlogged {
+            probable_initialize: probable_initialize(session, from),
+        };
+    }
     if params.not_object {
         return CancelTarget::Malformed("its params are not an object".into());
     }
@@ -224,9 +241,33 @@ fn cancel_target<'s>(session: &'s Session, from: Side, message: &Message) -> Can
             _ => CancelTarget::AfterResponse(request),
         },
         None => match session.side(from.peer()).request(id) {
+            Some(request) if receiver_may_cancel(session, request.method) => {
+                CancelTarget::ReceiverEnds(request)
+            }
             Some(request) => CancelTarget::WrongDirection(request),
             None => CancelTarget::Unknown(id.clone()),
         },
+    }
+}
+
+/// Whether the receiver of a `method` request may end it by cancelling it.
+fn receiver_may_cancel(session: &Session, method: &str) -> bool {
+    session
+        .version()
+        .and_then(|version| crate::protocol::methods::method(method, version))
+        .is_some_and(|row| row.receiver_cancels)
+}
+
+/// The client's initialize request, when it is the client's only open
+/// request and still running: the one target a cancellation could have had.
+fn probable_initialize(session: &Session, from: Side) -> Option<RequestView<'_>> {
+    let (init, _) = session.lifecycle.initialize.as_ref()?;
+    let open = &session.side(from).open;
+    match (from, open.len(), open.get(init)) {
+        (Side::Client, 1, Some(request)) if request.state == RequestState::Running => {
+            Some(request.view())
+        }
+        _ => None,
     }
 }
 

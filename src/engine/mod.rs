@@ -7,21 +7,25 @@
 
 pub mod direction;
 pub mod facts;
+pub mod lifecycle;
+pub mod requests;
 pub mod session;
+pub mod streams;
 
 use foldhash::{HashMap, HashMapExt};
 
 use crate::diagnostic::Diagnostic;
 use compact_str::CompactString;
 
-use crate::event::{Body, Event, KeyField, Location, Outcome, Payload, Transport};
-use crate::rules::{Ctx, Rule};
+use crate::event::{Body, Event, KeyField, Location, Outcome, Payload, Side, Transport};
+use crate::protocol::{Version, Versions};
+use crate::rule::{Ctx, Rule, Wants};
 
 pub use facts::{CancelTarget, Facts, ProgressTarget, RequestFacts, ResponseTarget};
-pub use session::{
-    Answered, Cancel, Era, Registry, Request, RequestState, RequestView, Session, StreamInfo,
-    Unreadable,
-};
+pub use lifecycle::{Capabilities, Lifecycle};
+pub use requests::{Answered, Cancel, Registry, Request, RequestState, RequestView, Unreadable};
+pub use session::Session;
+pub use streams::{HttpStreams, StreamInfo};
 
 /// Counts for the summary line.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -43,29 +47,33 @@ struct SourceSessions {
 }
 
 pub struct Engine {
-    rules: Vec<&'static dyn Rule>,
+    rules: Rules,
     sources: HashMap<u32, SourceSessions>,
     /// Sessions by index; `None` once their input has ended.
     slots: Vec<Option<Session>>,
     diagnostics: Vec<Diagnostic>,
     stats: Stats,
+    /// The version to assume until a session shows its own.
+    assumed_version: Option<Version>,
 }
 
 impl Engine {
-    /// An engine running the given rules.
-    pub fn new(rules: Vec<&'static dyn Rule>) -> Self {
+    /// An engine running the given rules (`rules::ALL` for every rule).
+    pub fn new(rules: Vec<&'static Rule>) -> Self {
         Engine {
-            rules,
+            rules: Rules { all: rules },
             sources: HashMap::new(),
             slots: Vec::new(),
             diagnostics: Vec::new(),
             stats: Stats::default(),
+            assumed_version: None,
         }
     }
 
-    /// An engine running every rule.
-    pub fn with_all_rules() -> Self {
-        Engine::new(crate::rules::ALL.to_vec())
+    /// Assumes `version` for sessions whose trace starts after the handshake.
+    pub fn assuming_version(mut self, version: Option<Version>) -> Self {
+        self.assumed_version = version;
+        self
     }
 
     fn slot_index(&mut self, source: u32, name: Option<&str>) -> usize {
@@ -78,8 +86,11 @@ impl Engine {
             return index;
         }
         let index = self.slots.len();
-        self.slots
-            .push(Some(Session::new(source, name.map(Into::into))));
+        self.slots.push(Some(Session::new(
+            source,
+            name.map(Into::into),
+            self.assumed_version,
+        )));
         match name {
             None => sessions.default = Some(index),
             Some(name) => {
@@ -96,18 +107,20 @@ impl Engine {
         let source = event.location.source;
         if let Payload::Unreadable(_) = &event.payload {
             // An unreadable line names no session it could belong to.
-            let scratch = Session::new(source, None);
+            let scratch = Session::new(source, None, self.assumed_version);
             let sessions = self.sources.entry(source).or_default();
             let ctx = Ctx {
                 event,
                 message: None,
                 from: None,
                 session: &scratch,
+                versions: scratch.possible_versions(),
+                version: scratch.version(),
                 facts: Facts::None,
                 source_unreadable: sessions.unreadable.last(),
                 assigned_sessions: &sessions.assigned_sessions,
             };
-            run_rules(&self.rules, &ctx, &mut self.diagnostics);
+            self.rules.run(&ctx, &mut self.diagnostics);
             sessions.unreadable.note(event.location);
             return;
         }
@@ -116,11 +129,18 @@ impl Engine {
         let Some(session) = self.slots[index].as_mut() else {
             return;
         };
+        if let Payload::Transport(Transport::Http(http)) = &event.payload {
+            // The exchange shows the transport, and so the versions it allows.
+            session.http.note_transport(http);
+        }
+        let versions = versions_of(session, event);
         let mut ctx = Ctx {
             event,
             message: None,
             from: event.from,
             session,
+            versions,
+            version: versions.single(),
             facts: Facts::None,
             source_unreadable: sessions.unreadable.last(),
             assigned_sessions: &sessions.assigned_sessions,
@@ -128,27 +148,17 @@ impl Engine {
         let message = match &event.payload {
             Payload::Message(message) => message,
             _ => {
-                run_rules(&self.rules, &ctx, &mut self.diagnostics);
+                self.rules.run(&ctx, &mut self.diagnostics);
                 match (&event.payload, event.from, &event.stream) {
                     (Payload::Transport(Transport::Closed), Some(from), _) => {
                         session.note_closed(from, event.location)
                     }
                     (Payload::Transport(Transport::StreamAborted(_)), _, Some(stream)) => {
-                        session
-                            .aborted_streams
-                            .insert(stream.as_str().into(), event.location);
+                        session.http.abort(stream, event.location);
                     }
                     (Payload::Transport(Transport::Http(http)), _, stream) => {
                         if let Some(stream) = stream {
-                            session.streams.insert(
-                                stream.as_str().into(),
-                                StreamInfo {
-                                    method: http.method.clone(),
-                                    resumes: http.resumes,
-                                    legacy_sse: http.sse_endpoint,
-                                    rejected: http.status.is_some_and(|s| s >= 400),
-                                },
-                            );
+                            session.http.open(stream, http);
                         }
                         if let Some(id) = &http.assigned_session {
                             sessions
@@ -164,7 +174,7 @@ impl Engine {
         ctx.message = Some(message);
         if matches!(message.body, Body::Unclassifiable) {
             ctx.from = None;
-            run_rules(&self.rules, &ctx, &mut self.diagnostics);
+            self.rules.run(&ctx, &mut self.diagnostics);
             return;
         }
         let from = match event.from {
@@ -191,7 +201,7 @@ impl Engine {
                             facts: Facts::Ambiguous(reason),
                             ..ctx
                         };
-                        run_rules(&self.rules, &ctx, &mut self.diagnostics);
+                        self.rules.run(&ctx, &mut self.diagnostics);
                     }
                     if let Some(id) = request_id {
                         session.ambiguous_requests.insert(id.clone());
@@ -206,7 +216,7 @@ impl Engine {
         };
         ctx.from = Some(from);
         ctx.facts = facts::classify(session, from, message, event.stream.as_deref());
-        run_rules(&self.rules, &ctx, &mut self.diagnostics);
+        self.rules.run(&ctx, &mut self.diagnostics);
         let transition = ctx.facts.transition();
         if let (
             Facts::Response(ResponseTarget::NullId),
@@ -244,8 +254,8 @@ impl Engine {
         indices.sort_unstable();
         for index in indices {
             if let Some(session) = self.slots[index].take() {
-                for rule in &self.rules {
-                    rule.session_end(&session, &mut self.diagnostics);
+                for rule in &self.rules.all {
+                    (rule.session_end)(&session, &mut self.diagnostics);
                 }
             }
         }
@@ -273,8 +283,71 @@ impl Engine {
     }
 }
 
-fn run_rules(rules: &[&'static dyn Rule], ctx: &Ctx, out: &mut Vec<Diagnostic>) {
-    for rule in rules {
-        rule.check(ctx, out);
+/// The rules of an engine, and which of them see an event.
+struct Rules {
+    all: Vec<&'static Rule>,
+}
+
+impl Rules {
+    /// Runs the rules that want this kind of event and apply to every
+    /// revision the message may be read in.
+    fn run(&self, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
+        let kind = Wants::of(ctx.event);
+        for rule in &self.all {
+            if rule.meta.wants.includes(kind) && rule.meta.versions.covers(ctx.versions) {
+                (rule.check)(ctx, out);
+            }
+        }
+    }
+}
+
+/// The revision the request a response answers named, if it named one.
+fn answered_request_version(session: &Session, event: &Event) -> Option<Version> {
+    let Payload::Message(message) = &event.payload else {
+        return None;
+    };
+    let Body::Response {
+        id: Some(KeyField::Valid(id)),
+        ..
+    } = &message.body
+    else {
+        return None;
+    };
+    [Side::Client, Side::Server]
+        .into_iter()
+        .filter_map(|side| session.side(side).open.get(id))
+        .find_map(|request| request.named_version)
+}
+
+/// The revisions an event may be read in: a 2026-07-28 request names its
+/// own; an HTTP exchange is of that revision when it carries one and of the
+/// handshake era when it does not (2026-07-28 requests must name theirs);
+/// anything else is read in the session's.
+fn versions_of(session: &Session, event: &Event) -> Versions {
+    let named = match &event.payload {
+        Payload::Message(message) => message
+            .params()
+            .and_then(|p| p.meta_protocol_version.as_deref()),
+        _ => None,
+    };
+    if let Some(named) = named {
+        return Versions::only(Version::nearest(named));
+    }
+    if let Some(answered) = answered_request_version(session, event) {
+        return Versions::only(answered);
+    }
+    match &event.payload {
+        Payload::Transport(Transport::Http(http)) if http.modern => {
+            Versions::only(Version::V2026_07_28)
+        }
+        Payload::Transport(Transport::Http(_)) => {
+            let handshake = session.possible_versions().intersect(Versions::HANDSHAKE);
+            if handshake.is_empty() {
+                Versions::HANDSHAKE
+            } else {
+                handshake
+            }
+        }
+        _ => session.possible_versions(),
     }
 }

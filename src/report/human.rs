@@ -12,7 +12,7 @@ use miette::{
 use super::{Report, Sink, SourceInfo};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::event::Location;
-use crate::sanitize::display_bytes;
+use crate::sanitize::{display_bytes, escape_controls};
 
 /// Quoted lines are cut to this many characters.
 const MAX_LINE_CHARS: usize = 160;
@@ -125,6 +125,8 @@ impl SourceCode for Excerpt {
 
 struct Rendered<'a> {
     diagnostic: &'a Diagnostic,
+    /// The message, its trace text neutralized.
+    message: String,
     code: String,
     help: String,
     excerpt: Excerpt,
@@ -132,13 +134,13 @@ struct Rendered<'a> {
 
 impl fmt::Debug for Rendered<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.diagnostic.message)
+        f.write_str(&self.message)
     }
 }
 
 impl fmt::Display for Rendered<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.diagnostic.message)
+        f.write_str(&self.message)
     }
 }
 
@@ -184,7 +186,7 @@ impl MietteDiagnostic for Rendered<'_> {
                 .filter(|r| r.location.line != d.location.line)
                 .map(|r| {
                     LabeledSpan::new_with_span(
-                        Some(r.message.clone()),
+                        Some(escape_controls(&r.message).into_owned()),
                         self.excerpt.span(r.location.line),
                     )
                 }),
@@ -216,7 +218,7 @@ fn primary_label(d: &Diagnostic) -> String {
     {
         label = format!("{label}; {}", related.message);
     }
-    label
+    escape_controls(&label).into_owned()
 }
 
 pub(super) fn write(report: &Report, color: bool, out: &mut dyn Sink) -> std::io::Result<()> {
@@ -237,19 +239,17 @@ pub(super) fn write(report: &Report, color: bool, out: &mut dyn Sink) -> std::io
             .collect();
         let mut help = d.rule.help.to_string();
         if let Some(note) = &d.note {
-            help = format!("{help}\nnote: {note}");
+            help = format!("{help}\nnote: {}", escape_controls(note));
         }
         if !d.quote.is_empty() {
             help = format!("{help}\nspec: \"{}\"", d.quote);
         }
         if let Some(session) = &d.session {
-            help = format!(
-                "{help}\nsession: {}",
-                crate::sanitize::escape_controls(session)
-            );
+            help = format!("{help}\nsession: {}", escape_controls(session));
         }
         let rendered = Rendered {
             diagnostic: d,
+            message: escape_controls(&d.message).into_owned(),
             code: format!("{}[{}]", d.severity, d.rule.id),
             help,
             excerpt: Excerpt::new(source.name.clone(), wanted),

@@ -58,6 +58,10 @@ fn diagnostic(report: &Report, d: &Diagnostic) -> Value {
     if let Some(index) = d.batch_index {
         fields.insert("batch_index".into(), index.into());
     }
+    // A finding the client's log reported.
+    if d.reported_by_client {
+        fields.insert("reported_by_client".into(), true.into());
+    }
     if let Some(note) = &d.note {
         fields.insert("note".into(), note.as_str().into());
     }
@@ -126,7 +130,9 @@ fn compact(value: &Value) -> std::io::Result<String> {
 /// raw; escape those too, so the document is safe to print. They can only
 /// occur inside strings, where `\uXXXX` keeps the value exact.
 pub(super) fn escape_invisible(json: &str) -> std::borrow::Cow<'_, str> {
-    let unsafe_char = |c: char| matches!(c, '\u{80}'..='\u{9f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
+    // serde_json has already escaped C0 controls (and the document's own
+    // line breaks are C0); the rest of the set is escaped here.
+    let unsafe_char = |c: char| c >= '\u{7f}' && crate::sanitize::is_unsafe(c);
     if !json.chars().any(unsafe_char) {
         return std::borrow::Cow::Borrowed(json);
     }

@@ -57,14 +57,19 @@ fn result(report: &Report, d: &Diagnostic) -> Value {
             place
         })
         .collect();
-    json!({
+    let mut result = json!({
         "ruleId": d.rule.id,
         "ruleIndex": rules::ALL.iter().position(|r| r.meta().id == d.rule.id),
         "level": level(d.severity),
         "message": {"text": d.message},
         "locations": [location(report, d.location.source, d.location.line)],
         "relatedLocations": related,
-    })
+    });
+    // A finding the client's log reported.
+    if d.reported_by_client {
+        result["properties"] = json!({"reportedByClient": true});
+    }
+    result
 }
 
 /// The tool and every rule as a descriptor.

@@ -1,14 +1,17 @@
 //! `cancel-after-response`: a cancellation of a request already answered (a legal race).
 
-use super::{describe_request, Ctx, Rule};
-use crate::diagnostic::{Diagnostic, RuleMeta, Severity, SpecPage};
+use super::describe_request;
+use crate::diagnostic::Severity;
 use crate::engine::{CancelTarget, Facts};
-
-pub struct CancelAfterResponse;
+use crate::protocol::{SpecPage, Versions};
+use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
 
 pub static META: RuleMeta = RuleMeta {
     id: "cancel-after-response",
+    family: Family::Cancel,
     default_severity: Severity::Info,
+    versions: Versions::ALL,
+    wants: Wants::NOTIFICATION,
     summary: "a cancellation of a request whose response was already sent: a legal race",
     quote: "Due to network latency, cancellation notifications may arrive after request processing has completed, and potentially after a response has already been sent.",
     spec: Some(SpecPage {
@@ -19,36 +22,31 @@ pub static META: RuleMeta = RuleMeta {
     help: "nothing to fix if the response and the cancellation crossed; the receiver ignores the cancellation",
 };
 
-impl Rule for CancelAfterResponse {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
+pub static RULE: Rule = Rule::on_events(&META, check);
 
-    fn check(&self, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
-        let (Facts::Cancel(CancelTarget::AfterResponse(request)), Some(from)) =
-            (&ctx.facts, ctx.from)
-        else {
-            return;
-        };
-        let mut diagnostic = ctx
-            .diagnostic(
-                &META,
-                format!(
-                    "{from} cancels request {} after the {} answered it",
-                    request.id,
-                    from.peer()
-                ),
-            )
-            .with_request_id(request.id)
-            .with_related(
-                request.location,
-                format!("{} was sent here", describe_request(from, request)),
-            );
-        if let Some(response) = request.response {
-            diagnostic = diagnostic.with_related(response, "answered here");
-        }
-        out.push(diagnostic);
+fn check(ctx: &Ctx, out: &mut Out) {
+    let (Facts::Cancel(CancelTarget::AfterResponse(request)), Some(from)) = (&ctx.facts, ctx.from)
+    else {
+        return;
+    };
+    let mut diagnostic = ctx
+        .diagnostic(
+            &META,
+            format!(
+                "{from} cancels request {} after the {} answered it",
+                request.id,
+                from.peer()
+            ),
+        )
+        .with_request_id(request.id)
+        .with_related(
+            request.location,
+            format!("{} was sent here", describe_request(from, request)),
+        );
+    if let Some(response) = request.response {
+        diagnostic = diagnostic.with_related(response, "answered here");
     }
+    out.push(diagnostic);
 }
 
 #[cfg(test)]

@@ -1,14 +1,16 @@
 //! `cancel-duplicate`: the same request cancelled twice.
 
-use super::{Ctx, Rule};
-use crate::diagnostic::{Diagnostic, RuleMeta, Severity, SpecPage};
+use crate::diagnostic::Severity;
 use crate::engine::{CancelTarget, Facts};
-
-pub struct CancelDuplicate;
+use crate::protocol::{SpecPage, Versions};
+use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
 
 pub static META: RuleMeta = RuleMeta {
     id: "cancel-duplicate",
+    family: Family::Cancel,
     default_severity: Severity::Info,
+    versions: Versions::ALL,
+    wants: Wants::NOTIFICATION,
     summary: "the same request is cancelled twice",
     quote: "Invalid cancellation notifications SHOULD be ignored: Unknown request IDs; Already completed requests; Malformed notifications",
     spec: Some(SpecPage {
@@ -19,28 +21,24 @@ pub static META: RuleMeta = RuleMeta {
     help: "send one cancellation per request; make the cancel path idempotent (for example, a timeout racing a user's cancel)",
 };
 
-impl Rule for CancelDuplicate {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
+pub static RULE: Rule = Rule::on_events(&META, check);
 
-    fn check(&self, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
-        let (Facts::Cancel(CancelTarget::AlreadyCancelled(request)), Some(from)) =
-            (&ctx.facts, ctx.from)
-        else {
-            return;
-        };
-        let mut diagnostic = ctx
-            .diagnostic(
-                &META,
-                format!("{from} cancels request {} a second time", request.id),
-            )
-            .with_request_id(request.id);
-        if let Some(first) = request.cancel.map(|c| c.location) {
-            diagnostic = diagnostic.with_related(first, "first cancelled here");
-        }
-        out.push(diagnostic);
+fn check(ctx: &Ctx, out: &mut Out) {
+    let (Facts::Cancel(CancelTarget::AlreadyCancelled(request)), Some(from)) =
+        (&ctx.facts, ctx.from)
+    else {
+        return;
+    };
+    let mut diagnostic = ctx
+        .diagnostic(
+            &META,
+            format!("{from} cancels request {} a second time", request.id),
+        )
+        .with_request_id(request.id);
+    if let Some(first) = request.cancel.map(|c| c.location) {
+        diagnostic = diagnostic.with_related(first, "first cancelled here");
     }
+    out.push(diagnostic);
 }
 
 #[cfg(test)]

@@ -1,14 +1,17 @@
 //! `cancel-wrong-direction`: a side cancels a request the other side issued.
 
-use super::{describe_request, Ctx, Rule};
-use crate::diagnostic::{Diagnostic, RuleMeta, Severity, SpecPage};
+use super::describe_request;
+use crate::diagnostic::Severity;
 use crate::engine::{CancelTarget, Facts};
-
-pub struct CancelWrongDirection;
+use crate::protocol::{SpecPage, Versions};
+use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
 
 pub static META: RuleMeta = RuleMeta {
     id: "cancel-wrong-direction",
+    family: Family::Cancel,
     default_severity: Severity::Error,
+    versions: Versions::ALL,
+    wants: Wants::NOTIFICATION,
     summary: "a side cancels a request that the other side issued",
     quote: "Cancellation notifications MUST only reference requests that: Were previously issued in the same direction",
     spec: Some(SpecPage {
@@ -19,34 +22,29 @@ pub static META: RuleMeta = RuleMeta {
     help: "a side may cancel only its own requests; to refuse a request it received, it answers with an error",
 };
 
-impl Rule for CancelWrongDirection {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
+pub static RULE: Rule = Rule::on_events(&META, check);
 
-    fn check(&self, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
-        let (Facts::Cancel(CancelTarget::WrongDirection(request)), Some(from)) =
-            (&ctx.facts, ctx.from)
-        else {
-            return;
-        };
-        let mut diagnostic = ctx
-            .diagnostic(
-                &META,
-                format!(
-                    "{from} cancels request {}, which the {} issued, not the {from}",
-                    request.id,
-                    from.peer()
-                ),
-            )
-            .with_request_id(request.id)
-            .with_related(
-                request.location,
-                format!("{} was sent here", describe_request(from.peer(), request)),
-            );
-        diagnostic = diagnostic.lowered_unless_proven(ctx, Severity::Warning);
-        out.push(diagnostic);
-    }
+fn check(ctx: &Ctx, out: &mut Out) {
+    let (Facts::Cancel(CancelTarget::WrongDirection(request)), Some(from)) = (&ctx.facts, ctx.from)
+    else {
+        return;
+    };
+    let mut diagnostic = ctx
+        .diagnostic(
+            &META,
+            format!(
+                "{from} cancels request {}, which the {} issued, not the {from}",
+                request.id,
+                from.peer()
+            ),
+        )
+        .with_request_id(request.id)
+        .with_related(
+            request.location,
+            format!("{} was sent here", describe_request(from.peer(), request)),
+        );
+    diagnostic = diagnostic.lowered_unless_proven(ctx, Severity::Warning);
+    out.push(diagnostic);
 }
 
 #[cfg(test)]
@@ -61,6 +59,24 @@ mod tests {
     fn fires_when_the_server_cancels_a_client_request() {
         let trace = format!("{HANDSHAKE}{CALL}\n{SERVER_CANCELS_1}");
         assert_eq!(findings("cancel-wrong-direction", &trace), [(5, Error)]);
+    }
+
+    #[test]
+    fn silent_when_a_2026_07_28_server_ends_a_listen_stream() {
+        let listen = r#"{"from":"client","msg":{"jsonrpc":"2.0","id":"l1","method":"subscriptions/listen","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}}"#;
+        let end = r#"{"from":"server","msg":{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"l1"}}}"#;
+        assert_eq!(
+            findings("cancel-wrong-direction", &format!("{listen}\n{end}")),
+            []
+        );
+        // A server cancelling a client's tools/call is still wrong there
+        // (a warning: the trace does not start at server/discover).
+        let call = r#"{"from":"client","msg":{"jsonrpc":"2.0","id":"c1","method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}}"#;
+        let cancel = r#"{"from":"server","msg":{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"c1"}}}"#;
+        assert_eq!(
+            findings("cancel-wrong-direction", &format!("{call}\n{cancel}")),
+            [(2, Warning)]
+        );
     }
 
     #[test]
@@ -82,5 +98,14 @@ mod tests {
         // cancel-unknown-request owns it.
         let trace = format!("{HANDSHAKE}{SERVER_CANCELS_1}");
         assert_eq!(findings("cancel-wrong-direction", &trace), []);
+    }
+
+    #[test]
+    fn fires_when_the_client_cancels_a_server_request() {
+        let elicitation =
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","id":7,"method":"elicitation/create"}}"#;
+        let cancel = r#"{"from":"client","msg":{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7}}}"#;
+        let trace = format!("{HANDSHAKE}{CALL}\n{elicitation}\n{cancel}");
+        assert_eq!(findings("cancel-wrong-direction", &trace), [(6, Error)]);
     }
 }

@@ -1,32 +1,30 @@
 //! `direction-ambiguous`: a bare JSON-RPC line whose sender cannot be inferred.
 
-use super::{Ctx, Rule};
-use crate::diagnostic::{Diagnostic, RuleMeta, Severity};
+use crate::diagnostic::Severity;
 use crate::engine::Facts;
-
-pub struct DirectionAmbiguous;
+use crate::protocol::Versions;
+use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
 
 pub static META: RuleMeta = RuleMeta {
     id: "direction-ambiguous",
+    family: Family::Trace,
     default_severity: Severity::Info,
+    versions: Versions::ALL,
+    wants: Wants::MESSAGES,
     summary: "the sender of a bare JSON-RPC line cannot be inferred, so the line is not checked",
     quote: "",
     spec: None,
     help: "record the direction of each message (the canonical trace format's \"from\"), or make sure the trace holds the requests this message refers to",
 };
 
-impl Rule for DirectionAmbiguous {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
+pub static RULE: Rule = Rule::on_events(&META, check);
 
-    fn check(&self, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
-        if let Facts::Ambiguous(reason) = &ctx.facts {
-            out.push(ctx.diagnostic(
-                &META,
-                format!("cannot tell which side sent this message ({reason}); it is not checked"),
-            ));
-        }
+fn check(ctx: &Ctx, out: &mut Out) {
+    if let Facts::Ambiguous(reason) = &ctx.facts {
+        out.push(ctx.diagnostic(
+            &META,
+            format!("cannot tell which side sent this message ({reason}); it is not checked"),
+        ));
     }
 }
 
@@ -79,5 +77,25 @@ mod tests {
             findings("direction-ambiguous", &format!("{HANDSHAKE}{ping}")),
             []
         );
+    }
+
+    #[test]
+    fn info_on_a_custom_request_but_not_again_on_its_response() {
+        let trace = [
+            r#"{"jsonrpc":"2.0","id":"x-1","method":"acme/status"}"#,
+            r#"{"jsonrpc":"2.0","id":"x-1","result":{"ok":true}}"#,
+        ]
+        .join("\n");
+        assert_eq!(findings("direction-ambiguous", &trace), [(1, Info)]);
+    }
+
+    #[test]
+    fn silent_on_progress_for_a_token_only_the_client_sent() {
+        let trace = [
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"progressToken":"p1"}}}"#,
+            r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"p1","progress":1}}"#,
+        ]
+        .join("\n");
+        assert_eq!(findings("direction-ambiguous", &trace), []);
     }
 }

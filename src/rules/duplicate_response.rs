@@ -1,14 +1,17 @@
 //! `duplicate-response`: a second response for one request.
 
-use super::{describe_request, Ctx, Rule};
-use crate::diagnostic::{Diagnostic, RuleMeta, Severity, SpecPage};
+use super::describe_request;
+use crate::diagnostic::Severity;
 use crate::engine::{Facts, ResponseTarget};
-
-pub struct DuplicateResponse;
+use crate::protocol::{SpecPage, Versions};
+use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
 
 pub static META: RuleMeta = RuleMeta {
     id: "duplicate-response",
+    family: Family::Jsonrpc,
     default_severity: Severity::Error,
+    versions: Versions::ALL,
+    wants: Wants::RESPONSE,
     summary: "a request is answered twice",
     quote: "When a rpc call is made, the Server MUST reply with a Response, except for in the case of Notifications. (JSON-RPC 2.0, which MCP requires: \"All messages between MCP clients and servers MUST follow the JSON-RPC 2.0 specification.\")",
     spec: Some(SpecPage {
@@ -19,32 +22,27 @@ pub static META: RuleMeta = RuleMeta {
     help: "answer each request exactly once; look for a handler that both returns a result and sends an error",
 };
 
-impl Rule for DuplicateResponse {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
+pub static RULE: Rule = Rule::on_events(&META, check);
 
-    fn check(&self, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
-        let (Facts::Response(ResponseTarget::Duplicate(request)), Some(from)) =
-            (&ctx.facts, ctx.from)
-        else {
-            return;
-        };
-        let mut diagnostic = ctx
-            .diagnostic(
-                &META,
-                format!(
-                    "{from} answers {} a second time",
-                    describe_request(from.peer(), request)
-                ),
-            )
-            .with_request_id(request.id)
-            .with_related(request.location, "the request");
-        if let Some(first) = request.response {
-            diagnostic = diagnostic.with_related(first, "first answered here");
-        }
-        out.push(diagnostic);
+fn check(ctx: &Ctx, out: &mut Out) {
+    let (Facts::Response(ResponseTarget::Duplicate(request)), Some(from)) = (&ctx.facts, ctx.from)
+    else {
+        return;
+    };
+    let mut diagnostic = ctx
+        .diagnostic(
+            &META,
+            format!(
+                "{from} answers {} a second time",
+                describe_request(from.peer(), request)
+            ),
+        )
+        .with_request_id(request.id)
+        .with_related(request.location, "the request");
+    if let Some(first) = request.response {
+        diagnostic = diagnostic.with_related(first, "first answered here");
     }
+    out.push(diagnostic);
 }
 
 #[cfg(test)]
@@ -85,5 +83,12 @@ mod tests {
         // response-unknown-id owns it.
         let string_id = r#"{"from":"server","msg":{"jsonrpc":"2.0","id":"1","result":{}}}"#;
         assert_eq!(check(&[CALL, RESULT, string_id]), []);
+    }
+
+    #[test]
+    fn fires_when_the_client_answers_a_server_request_twice() {
+        let roots = r#"{"from":"server","msg":{"jsonrpc":"2.0","id":1,"method":"roots/list"}}"#;
+        let answer = r#"{"from":"client","msg":{"jsonrpc":"2.0","id":1,"result":{"roots":[]}}}"#;
+        assert_eq!(check(&[roots, answer, answer]), [(6, Error)]);
     }
 }

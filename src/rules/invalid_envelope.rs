@@ -1,29 +1,27 @@
 //! `invalid-envelope`: a JSON line that is not a valid trace envelope.
 
-use super::{Ctx, Rule};
-use crate::diagnostic::{Diagnostic, RuleMeta, Severity};
+use crate::diagnostic::Severity;
 use crate::event::{Payload, Unreadable};
-
-pub struct InvalidEnvelope;
+use crate::protocol::Versions;
+use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
 
 pub static META: RuleMeta = RuleMeta {
     id: "invalid-envelope",
+    family: Family::Trace,
     default_severity: Severity::Error,
+    versions: Versions::ALL,
+    wants: Wants::UNREADABLE,
     summary: "a record is JSON but not valid for its format: a canonical envelope, a HAR or Inspector entry, an mcpsnoop frame",
     quote: "",
     spec: None,
     help: "each line needs \"from\" (\"client\" or \"server\") and either \"msg\" (the JSON-RPC message) or \"event\"; see docs/trace-format.md",
 };
 
-impl Rule for InvalidEnvelope {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
+pub static RULE: Rule = Rule::on_events(&META, check);
 
-    fn check(&self, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
-        if let Payload::Unreadable(Unreadable::Envelope(why)) = &ctx.event.payload {
-            out.push(ctx.diagnostic(&META, why.clone()));
-        }
+fn check(ctx: &Ctx, out: &mut Out) {
+    if let Payload::Unreadable(Unreadable::Envelope(why)) = &ctx.event.payload {
+        out.push(ctx.diagnostic(&META, why.clone()));
     }
 }
 
@@ -72,5 +70,30 @@ mod tests {
     fn silent_on_a_line_that_is_not_json() {
         // invalid-json owns it.
         assert_eq!(check(&[r#"{"from":"client","msg":{"#]), []);
+    }
+
+    #[test]
+    fn fires_on_a_line_without_from() {
+        let line = r#"{"msg":{"jsonrpc":"2.0","method":"notifications/initialized"}}"#;
+        assert_eq!(check(&[line]), [(4, Error)]);
+    }
+
+    #[test]
+    fn fires_on_a_line_with_both_msg_and_event() {
+        let line = r#"{"from":"client","msg":{"jsonrpc":"2.0","method":"ping"},"event":"closed"}"#;
+        assert_eq!(check(&[line]), [(4, Error)]);
+    }
+
+    #[test]
+    fn fires_on_a_sender_in_the_wrong_case() {
+        let line = r#"{"from":"Server","msg":{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}}"#;
+        assert_eq!(check(&[line]), [(4, Error)]);
+    }
+
+    #[test]
+    fn fires_on_a_null_session() {
+        let line =
+            r#"{"session":null,"from":"client","msg":{"jsonrpc":"2.0","method":"ping","id":1}}"#;
+        assert_eq!(check(&[line]), [(4, Error)]);
     }
 }

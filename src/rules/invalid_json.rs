@@ -1,14 +1,16 @@
 //! `invalid-json`: a line that is not JSON, or not UTF-8.
 
-use super::{Ctx, Rule};
-use crate::diagnostic::{Diagnostic, RuleMeta, Severity, SpecPage};
+use crate::diagnostic::Severity;
 use crate::event::{Payload, Unreadable};
-
-pub struct InvalidJson;
+use crate::protocol::{SpecPage, Versions};
+use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
 
 pub static META: RuleMeta = RuleMeta {
     id: "invalid-json",
+    family: Family::Trace,
     default_severity: Severity::Error,
+    versions: Versions::ALL,
+    wants: Wants::UNREADABLE,
     summary: "a line of the trace is not valid JSON or not valid UTF-8",
     quote: "JSON-RPC messages MUST be UTF-8 encoded.",
     spec: Some(SpecPage {
@@ -19,15 +21,11 @@ pub static META: RuleMeta = RuleMeta {
     help: "every line must hold one complete JSON value; a recorder that mixes other output into the trace, or a peer that writes non-JSON to stdout, breaks the stream",
 };
 
-impl Rule for InvalidJson {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
+pub static RULE: Rule = Rule::on_events(&META, check);
 
-    fn check(&self, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
-        if let Payload::Unreadable(Unreadable::Json(why)) = &ctx.event.payload {
-            out.push(ctx.diagnostic(&META, why.clone()));
-        }
+fn check(ctx: &Ctx, out: &mut Out) {
+    if let Payload::Unreadable(Unreadable::Json(why)) = &ctx.event.payload {
+        out.push(ctx.diagnostic(&META, why.clone()));
     }
 }
 

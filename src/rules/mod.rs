@@ -9,6 +9,7 @@ mod cancel_initialize;
 mod cancel_malformed;
 mod cancel_unknown_request;
 mod cancel_wrong_direction;
+mod client_reported;
 mod direction_ambiguous;
 mod duplicate_response;
 mod http_202_no_body;
@@ -17,6 +18,7 @@ mod http_response_stream;
 mod invalid_envelope;
 mod invalid_json;
 mod invalid_jsonrpc;
+mod no_protocol_messages;
 mod notification_with_id;
 mod progress_after_terminal;
 mod progress_malformed;
@@ -36,128 +38,73 @@ mod sse_disconnect_as_cancel;
 mod stdout_pollution;
 mod unanswered_request;
 
-use crate::diagnostic::{Diagnostic, RuleMeta, Severity};
-use crate::engine::{Facts, Session};
-use crate::event::{Event, Location, Message, Side};
-
-/// One check. `check` sees every event before the session applies it;
-/// `session_end` sees each session once, when its input ends.
-pub trait Rule: Sync {
-    fn meta(&self) -> &'static RuleMeta;
-
-    fn check(&self, _ctx: &Ctx, _out: &mut Vec<Diagnostic>) {}
-
-    fn session_end(&self, _session: &Session, _out: &mut Vec<Diagnostic>) {}
-}
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::engine::Session;
+use crate::event::{Location, Side};
+use crate::rule::{Ctx, Rule, RuleMeta};
 
 /// Every rule, in the order their findings on one line are reported.
-pub static ALL: &[&dyn Rule] = &[
-    &invalid_json::InvalidJson,
-    &invalid_envelope::InvalidEnvelope,
-    &invalid_jsonrpc::InvalidJsonrpc,
-    &stdout_pollution::StdoutPollution,
-    &direction_ambiguous::DirectionAmbiguous,
-    &request_id_invalid::RequestIdInvalid,
-    &notification_with_id::NotificationWithId,
-    &request_id_reused::RequestIdReused,
-    &request_before_initialize::RequestBeforeInitialize,
-    &progress_token_invalid_type::ProgressTokenInvalidType,
-    &progress_token_reused::ProgressTokenReused,
-    &cancel_malformed::CancelMalformed,
-    &cancel_initialize::CancelInitialize,
-    &cancel_unknown_request::CancelUnknownRequest,
-    &cancel_wrong_direction::CancelWrongDirection,
-    &cancel_after_response::CancelAfterResponse,
-    &cancel_duplicate::CancelDuplicate,
-    &progress_malformed::ProgressMalformed,
-    &progress_unknown_token::ProgressUnknownToken,
-    &progress_wrong_direction::ProgressWrongDirection,
-    &progress_after_terminal::ProgressAfterTerminal,
-    &progress_not_increasing::ProgressNotIncreasing,
-    &response_unknown_id::ResponseUnknownId,
-    &response_to_notification::ResponseToNotification,
-    &duplicate_response::DuplicateResponse,
-    &response_after_cancel::ResponseAfterCancel,
-    &unanswered_request::UnansweredRequest,
-    &http_202_no_body::Http202NoBody,
-    &session_id_required::SessionIdRequired,
-    &http_protocol_version_header::HttpProtocolVersionHeader,
-    &http_response_stream::HttpResponseStream,
-    &sse_disconnect_as_cancel::SseDisconnectAsCancel,
+pub static ALL: &[&Rule] = &[
+    &invalid_json::RULE,
+    &invalid_envelope::RULE,
+    &invalid_jsonrpc::RULE,
+    &stdout_pollution::RULE,
+    &direction_ambiguous::RULE,
+    &request_id_invalid::RULE,
+    &notification_with_id::RULE,
+    &request_id_reused::RULE,
+    &request_before_initialize::RULE,
+    &progress_token_invalid_type::RULE,
+    &progress_token_reused::RULE,
+    &cancel_malformed::RULE,
+    &cancel_initialize::RULE,
+    &cancel_unknown_request::RULE,
+    &cancel_wrong_direction::RULE,
+    &cancel_after_response::RULE,
+    &cancel_duplicate::RULE,
+    &progress_malformed::RULE,
+    &progress_unknown_token::RULE,
+    &progress_wrong_direction::RULE,
+    &progress_after_terminal::RULE,
+    &progress_not_increasing::RULE,
+    &response_unknown_id::RULE,
+    &response_to_notification::RULE,
+    &duplicate_response::RULE,
+    &response_after_cancel::RULE,
+    &unanswered_request::RULE,
+    &http_202_no_body::RULE,
+    &session_id_required::RULE,
+    &http_protocol_version_header::RULE,
+    &http_response_stream::RULE,
+    &sse_disconnect_as_cancel::RULE,
+    // Last, so that SARIF rule indexes stay put.
+    &no_protocol_messages::RULE,
 ];
 
 /// Looks a rule up by its id.
-pub fn find(id: &str) -> Option<&'static dyn Rule> {
-    ALL.iter().copied().find(|rule| rule.meta().id == id)
+pub fn find(id: &str) -> Option<&'static Rule> {
+    ALL.iter().copied().find(|rule| rule.meta.id == id)
 }
 
-/// What a rule sees of one event.
-pub struct Ctx<'a> {
-    pub event: &'a Event,
-    /// The message, for message events.
-    pub message: Option<&'a Message>,
-    /// The sender: given by the trace or inferred. `None` for unreadable
-    /// lines, for messages that are neither request, notification nor
-    /// response, and for bare messages whose sender is ambiguous.
-    pub from: Option<Side>,
-    /// The session before this event.
-    pub session: &'a Session,
-    pub facts: Facts<'a>,
-    /// The last line of this input that could not be read at all.
-    pub source_unreadable: Option<Location>,
-    /// HTTP session ids the server assigned earlier in this input, and where.
-    pub assigned_sessions: &'a [(compact_str::CompactString, Location)],
+/// An engine running every rule.
+pub fn engine() -> crate::engine::Engine {
+    crate::engine::Engine::new(ALL.to_vec())
 }
 
-impl Ctx<'_> {
-    /// A diagnostic of `meta` at this event, with the session's context filled in.
-    pub fn diagnostic(&self, meta: &'static RuleMeta, message: String) -> Diagnostic {
-        // Where in a multi-message line (an HTTP body) the message sits.
-        let message = match &self.event.place {
-            Some(place) => format!("{message} ({place})"),
-            None => message,
-        };
-        new_diagnostic(meta, self.session, self.event.location, message)
-            .with_from(self.from)
-            .with_batch_index(self.message.and_then(|m| m.batch_index))
-    }
-}
-
-/// A diagnostic of `meta` at `location` in `session`.
+/// A diagnostic of `meta` at `location` in `session` (for end-of-session rules).
 pub fn new_diagnostic(
     meta: &'static RuleMeta,
     session: &Session,
     location: Location,
     message: String,
 ) -> Diagnostic {
-    Diagnostic {
-        rule: meta,
-        severity: meta.default_severity,
-        message,
+    Diagnostic::new(
+        meta,
+        session.name.clone(),
+        session.version(),
         location,
-        batch_index: None,
-        session: session.name.clone(),
-        from: None,
-        request_id: None,
-        progress_token: None,
-        related: Vec::new(),
-        quote: meta.quote_for(session.version.as_deref()),
-        note: None,
-        label: None,
-        spec_url: meta.spec_url(session.version.as_deref()),
-    }
-}
-
-impl Diagnostic {
-    fn with_from(mut self, from: Option<Side>) -> Self {
-        self.from = from;
-        self
-    }
-
-    fn with_batch_index(mut self, index: Option<u32>) -> Self {
-        self.batch_index = index;
-        self
-    }
+        message,
+    )
 }
 
 impl Diagnostic {
@@ -208,11 +155,7 @@ const UNREADABLE_NOTE: &str =
 
 /// How a side names a request in messages: "client request 3 (tools/call)".
 pub(crate) fn describe_request(side: Side, request: &crate::engine::RequestView) -> String {
-    format!(
-        "{side} request {} ({})",
-        request.id,
-        crate::sanitize::escape_controls(request.method)
-    )
+    format!("{side} request {} ({})", request.id, request.method)
 }
 
 /// A JSON number as people write it: `3`, `0.5`, `1e-300`.

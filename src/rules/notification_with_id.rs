@@ -1,14 +1,16 @@
 //! `notification-with-id`: a `notifications/*` method sent with an id.
 
-use super::{Ctx, Rule};
-use crate::diagnostic::{Diagnostic, RuleMeta, Severity, SpecPage};
+use crate::diagnostic::Severity;
 use crate::event::{Body, KeyField};
-
-pub struct NotificationWithId;
+use crate::protocol::{SpecPage, Versions};
+use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
 
 pub static META: RuleMeta = RuleMeta {
     id: "notification-with-id",
+    family: Family::Jsonrpc,
     default_severity: Severity::Error,
+    versions: Versions::ALL,
+    wants: Wants::REQUEST,
     summary: "a notifications/* method is sent with an id, which makes it a request",
     quote: "Notifications MUST NOT include an ID.",
     spec: Some(SpecPage {
@@ -19,34 +21,27 @@ pub static META: RuleMeta = RuleMeta {
     help: "drop the \"id\" member: notifications are one-way and get no response",
 };
 
-impl Rule for NotificationWithId {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
+pub static RULE: Rule = Rule::on_events(&META, check);
 
-    fn check(&self, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
-        let Some(Body::Request { id, method, .. }) = ctx.message.map(|m| &m.body) else {
-            return;
-        };
-        if !method.starts_with("notifications/") {
-            return;
-        }
-        let shown = match id {
-            KeyField::Valid(id) => id.to_string(),
-            KeyField::Invalid(kind) => kind.describe().to_string(),
-        };
-        let mut diagnostic = ctx.diagnostic(
-            &META,
-            format!(
-                "notification {} is sent with id {shown}",
-                crate::sanitize::escape_controls(method)
-            ),
-        );
-        if let KeyField::Valid(id) = id {
-            diagnostic = diagnostic.with_request_id(id);
-        }
-        out.push(diagnostic);
+fn check(ctx: &Ctx, out: &mut Out) {
+    let Some(Body::Request { id, method, .. }) = ctx.message.map(|m| &m.body) else {
+        return;
+    };
+    if !method.starts_with("notifications/") {
+        return;
     }
+    let shown = match id {
+        KeyField::Valid(id) => id.to_string(),
+        KeyField::Invalid(kind) => kind.describe().to_string(),
+    };
+    let mut diagnostic = ctx.diagnostic(
+        &META,
+        format!("notification {} is sent with id {shown}", method),
+    );
+    if let KeyField::Valid(id) = id {
+        diagnostic = diagnostic.with_request_id(id);
+    }
+    out.push(diagnostic);
 }
 
 #[cfg(test)]
@@ -95,5 +90,13 @@ mod tests {
             r#"{"from":"client","msg":{"jsonrpc":"2.0","id":null,"method":"tools/list"}}"#,
         ];
         assert_eq!(check(&lines), []);
+    }
+
+    #[test]
+    fn fires_on_notifications_initialized_sent_with_an_id() {
+        let initialize = HANDSHAKE.lines().take(2).collect::<Vec<_>>().join("\n");
+        let initialized = r#"{"from":"client","msg":{"jsonrpc":"2.0","id":1,"method":"notifications/initialized"}}"#;
+        let trace = format!("{initialize}\n{initialized}");
+        assert_eq!(findings("notification-with-id", &trace), [(3, Error)]);
     }
 }

@@ -1,14 +1,17 @@
 //! `progress-after-terminal`: progress after the request's response or cancellation.
 
-use super::{describe_request, Ctx, Rule};
-use crate::diagnostic::{Diagnostic, RuleMeta, Severity, SpecPage};
+use super::describe_request;
+use crate::diagnostic::Severity;
 use crate::engine::{Facts, ProgressTarget};
-
-pub struct ProgressAfterTerminal;
+use crate::protocol::{SpecPage, Versions};
+use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
 
 pub static META: RuleMeta = RuleMeta {
     id: "progress-after-terminal",
+    family: Family::Progress,
     default_severity: Severity::Error,
+    versions: Versions::ALL,
+    wants: Wants::NOTIFICATION,
     summary: "progress after the request was answered (error) or after the requester cancelled it (warning, info when it may have crossed the cancellation)",
     quote: "Progress notifications MUST stop after completion",
     spec: Some(SpecPage {
@@ -19,67 +22,63 @@ pub static META: RuleMeta = RuleMeta {
     help: "stop sending progress once the response is written, and once a cancellation for the request has been read",
 };
 
-impl Rule for ProgressAfterTerminal {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
+pub static RULE: Rule = Rule::on_events(&META, check);
 
-    fn check(&self, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
-        let Some(from) = ctx.from else { return };
-        let Facts::Progress(target) = &ctx.facts else {
-            return;
-        };
-        let (request, diagnostic) = match target {
-            ProgressTarget::Completed(request) => {
-                let same_stream = request.response_stream == ctx.event.stream.as_deref();
-                let mut diagnostic = ctx
-                    .diagnostic(
-                        &META,
-                        format!(
-                            "{from} sends progress after it answered {}",
-                            describe_request(from.peer(), request)
-                        ),
-                    )
-                    .with_label("progress after the response");
-                if !same_stream {
-                    diagnostic = diagnostic
-                        .with_severity(Severity::Warning)
-                        .with_note("the progress and the response travelled on different streams, whose relative order is not guaranteed");
-                }
-                if let Some(response) = request.response {
-                    diagnostic = diagnostic.with_related(response, "answered here");
-                }
-                (request, diagnostic)
+fn check(ctx: &Ctx, out: &mut Out) {
+    let Some(from) = ctx.from else { return };
+    let Facts::Progress(target) = &ctx.facts else {
+        return;
+    };
+    let (request, diagnostic) = match target {
+        ProgressTarget::Completed(request) => {
+            let same_stream = request.response_stream == ctx.event.stream.as_deref();
+            let mut diagnostic = ctx
+                .diagnostic(
+                    &META,
+                    format!(
+                        "{from} sends progress after it answered {}",
+                        describe_request(from.peer(), request)
+                    ),
+                )
+                .with_label("progress after the response");
+            if !same_stream {
+                diagnostic = diagnostic
+                    .with_severity(Severity::Warning)
+                    .with_note("the progress and the response travelled on different streams, whose relative order is not guaranteed");
             }
-            ProgressTarget::Cancelled(request) => {
-                let Some(cancel) = request.cancel else {
-                    return;
-                };
-                let diagnostic = ctx
-                    .diagnostic(
-                        &META,
-                        format!(
-                            "{from} sends progress after the {} cancelled {}",
-                            from.peer(),
-                            describe_request(from.peer(), request)
-                        ),
-                    )
-                    .graded_by_cancel(ctx.session, from, cancel)
-                    .with_label("progress after the cancellation")
-                    .with_related(cancel.location, "cancelled here");
-                (request, diagnostic)
+            if let Some(response) = request.response {
+                diagnostic = diagnostic.with_related(response, "answered here");
             }
-            _ => return,
-        };
-        let mut diagnostic = diagnostic
-            .with_request_id(request.id)
-            .with_related(request.location, "the request that carried the token");
-        if let Some(token) = request.token {
-            diagnostic = diagnostic.with_progress_token(token);
+            (request, diagnostic)
         }
-        diagnostic.related.sort_by_key(|r| r.location.line);
-        out.push(diagnostic);
+        ProgressTarget::Cancelled(request) => {
+            let Some(cancel) = request.cancel else {
+                return;
+            };
+            let diagnostic = ctx
+                .diagnostic(
+                    &META,
+                    format!(
+                        "{from} sends progress after the {} cancelled {}",
+                        from.peer(),
+                        describe_request(from.peer(), request)
+                    ),
+                )
+                .graded_by_cancel(ctx.session, from, cancel)
+                .with_label("progress after the cancellation")
+                .with_related(cancel.location, "cancelled here");
+            (request, diagnostic)
+        }
+        _ => return,
+    };
+    let mut diagnostic = diagnostic
+        .with_request_id(request.id)
+        .with_related(request.location, "the request that carried the token");
+    if let Some(token) = request.token {
+        diagnostic = diagnostic.with_progress_token(token);
     }
+    diagnostic.related.sort_by_key(|r| r.location.line);
+    out.push(diagnostic);
 }
 
 #[cfg(test)]
@@ -132,5 +131,11 @@ mod tests {
     fn silent_before_the_response_and_for_a_token_taken_over_by_a_new_request() {
         let second_call = r#"{"from":"client","msg":{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"_meta":{"progressToken":"t"}}}}"#;
         assert_eq!(check(&[CALL, PROGRESS, RESULT, second_call, PROGRESS]), []);
+    }
+
+    #[test]
+    fn silent_when_the_response_comes_before_the_total_is_reached() {
+        let partial = r#"{"from":"server","msg":{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":10,"total":40}}}"#;
+        assert_eq!(check(&[CALL, partial, RESULT]), []);
     }
 }

@@ -1,15 +1,18 @@
 //! `progress-not-increasing`: a progress value not above the previous one.
 
-use super::{number, Ctx, Rule};
-use crate::diagnostic::{Diagnostic, RuleMeta, Severity, SpecPage};
+use super::number;
+use crate::diagnostic::Severity;
 use crate::engine::{Facts, ProgressTarget};
 use crate::event::NumberField;
-
-pub struct ProgressNotIncreasing;
+use crate::protocol::{SpecPage, Versions};
+use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
 
 pub static META: RuleMeta = RuleMeta {
     id: "progress-not-increasing",
+    family: Family::Progress,
     default_severity: Severity::Error,
+    versions: Versions::ALL,
+    wants: Wants::NOTIFICATION,
     summary: "a progress value is equal to or below the previous one for that token",
     quote: "The progress value MUST increase with each notification, even if the total is unknown.",
     spec: Some(SpecPage {
@@ -20,54 +23,49 @@ pub static META: RuleMeta = RuleMeta {
     help: "report strictly increasing progress values; skip an update rather than repeat a value",
 };
 
-impl Rule for ProgressNotIncreasing {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
+pub static RULE: Rule = Rule::on_events(&META, check);
 
-    fn check(&self, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
-        let (Facts::Progress(ProgressTarget::Active(request)), Some(from)) = (&ctx.facts, ctx.from)
-        else {
-            return;
-        };
-        let Some(NumberField::Number(value)) =
-            ctx.message.and_then(|m| m.params()).map(|p| p.progress)
-        else {
-            return;
-        };
-        let Some((previous, previous_location)) = request.last_progress else {
-            return;
-        };
-        if value > previous {
-            return;
-        }
-        let Some(token) = request.token else { return };
-        let (shown, shown_previous) = (number(value), number(previous));
-        let how = if value == previous {
-            "repeats"
-        } else {
-            "goes back from"
-        };
-        let mut diagnostic = ctx.diagnostic(
-            &META,
-            format!("{from} progress for token {token} {how} {shown_previous} to {shown}"),
-        );
-        if request.last_progress_stream != ctx.event.stream.as_deref() {
-            // Two streams: the order the capture shows may not be the order sent.
-            diagnostic = diagnostic
-                .with_severity(Severity::Warning)
-                .with_note("the two progress notifications travelled on different streams, whose relative order is not guaranteed");
-        }
-        out.push(
-            diagnostic
-                .with_progress_token(token)
-                .with_request_id(request.id)
-                .with_related(
-                    previous_location,
-                    format!("previous progress {shown_previous} here"),
-                ),
-        );
+fn check(ctx: &Ctx, out: &mut Out) {
+    let (Facts::Progress(ProgressTarget::Active(request)), Some(from)) = (&ctx.facts, ctx.from)
+    else {
+        return;
+    };
+    let Some(NumberField::Number(value)) = ctx.message.and_then(|m| m.params()).map(|p| p.progress)
+    else {
+        return;
+    };
+    let Some((previous, previous_location)) = request.last_progress else {
+        return;
+    };
+    if value > previous {
+        return;
     }
+    let Some(token) = request.token else { return };
+    let (shown, shown_previous) = (number(value), number(previous));
+    let how = if value == previous {
+        "repeats"
+    } else {
+        "goes back from"
+    };
+    let mut diagnostic = ctx.diagnostic(
+        &META,
+        format!("{from} progress for token {token} {how} {shown_previous} to {shown}"),
+    );
+    if request.last_progress_stream != ctx.event.stream.as_deref() {
+        // Two streams: the order the capture shows may not be the order sent.
+        diagnostic = diagnostic
+            .with_severity(Severity::Warning)
+            .with_note("the two progress notifications travelled on different streams, whose relative order is not guaranteed");
+    }
+    out.push(
+        diagnostic
+            .with_progress_token(token)
+            .with_request_id(request.id)
+            .with_related(
+                previous_location,
+                format!("previous progress {shown_previous} here"),
+            ),
+    );
 }
 
 #[cfg(test)]
@@ -123,6 +121,34 @@ mod tests {
             r#"{"from":"server","msg":{"jsonrpc":"2.0","id":1,"result":{}}}"#,
             r#"{"from":"client","msg":{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"_meta":{"progressToken":"t"}}}}"#,
             r#"{"from":"server","msg":{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":0.5}}}"#,
+        ];
+        assert_eq!(check(&lines), []);
+    }
+
+    /// Server progress for `token` whose params end with `rest` (a JSON text).
+    fn progress(token: &str, rest: &str) -> String {
+        format!(
+            r#"{{"from":"server","msg":{{"jsonrpc":"2.0","method":"notifications/progress","params":{{"progressToken":"{token}",{rest}}}}}}}"#
+        )
+    }
+
+    #[test]
+    fn silent_when_the_first_value_is_not_zero_and_the_total_grows() {
+        let first = progress("t", r#""progress":30,"total":120"#);
+        let jump = progress("t", r#""progress":110,"total":150"#);
+        assert_eq!(check(&[CALL, &first, &jump]), []);
+    }
+
+    #[test]
+    fn silent_on_two_tokens_interleaved() {
+        // Each token counts on its own: 50, then 5 of the other, then 100.
+        let other = r#"{"from":"client","msg":{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"_meta":{"progressToken":"u"}}}}"#;
+        let lines = [
+            CALL,
+            other,
+            &progress("t", r#""progress":50"#),
+            &progress("u", r#""progress":5"#),
+            &progress("t", r#""progress":100"#),
         ];
         assert_eq!(check(&lines), []);
     }

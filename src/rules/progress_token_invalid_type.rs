@@ -1,14 +1,16 @@
 //! `progress-token-invalid-type`: a progress token that is not a string or integer.
 
-use super::{Ctx, Rule};
-use crate::diagnostic::{Diagnostic, RuleMeta, Severity, SpecPage};
+use crate::diagnostic::Severity;
 use crate::event::{Body, KeyField};
-
-pub struct ProgressTokenInvalidType;
+use crate::protocol::{SpecPage, Versions};
+use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
 
 pub static META: RuleMeta = RuleMeta {
     id: "progress-token-invalid-type",
+    family: Family::Progress,
     default_severity: Severity::Error,
+    versions: Versions::ALL,
+    wants: Wants::REQUEST.and(Wants::NOTIFICATION),
     summary: "a progressToken is not a string or an integer",
     quote: "Progress tokens MUST be a string or integer value",
     spec: Some(SpecPage {
@@ -19,28 +21,22 @@ pub static META: RuleMeta = RuleMeta {
     help: "use a string or an integer as the progress token (integer 0 is valid)",
 };
 
-impl Rule for ProgressTokenInvalidType {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
+pub static RULE: Rule = Rule::on_events(&META, check);
 
-    fn check(&self, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
-        let Some(message) = ctx.message else { return };
-        let (field, place) = match &message.body {
-            Body::Request { params, .. } => {
-                (&params.meta_progress_token, "params._meta.progressToken")
-            }
-            Body::Notification { method, params } if method == "notifications/progress" => {
-                (&params.progress_token, "params.progressToken")
-            }
-            _ => return,
-        };
-        if let Some(KeyField::Invalid(kind)) = field {
-            out.push(ctx.diagnostic(
-                &META,
-                format!("{place} is {}, not a string or integer", kind.describe()),
-            ));
+fn check(ctx: &Ctx, out: &mut Out) {
+    let Some(message) = ctx.message else { return };
+    let (field, place) = match &message.body {
+        Body::Request { params, .. } => (&params.meta_progress_token, "params._meta.progressToken"),
+        Body::Notification { method, params } if method == "notifications/progress" => {
+            (&params.progress_token, "params.progressToken")
         }
+        _ => return,
+    };
+    if let Some(KeyField::Invalid(kind)) = field {
+        out.push(ctx.diagnostic(
+            &META,
+            format!("{place} is {}, not a string or integer", kind.describe()),
+        ));
     }
 }
 
@@ -91,5 +87,45 @@ mod tests {
             r#"{"from":"server","msg":{"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1}}}"#,
         ];
         assert_eq!(check(&lines), []);
+    }
+
+    /// A client tools/call asking for progress with `token` (a JSON text).
+    fn call(token: &str) -> String {
+        format!(
+            r#"{{"from":"client","msg":{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"_meta":{{"progressToken":{token}}}}}}}}}"#
+        )
+    }
+
+    /// Server progress for `token` (a JSON text).
+    fn progress(token: &str) -> String {
+        format!(
+            r#"{{"from":"server","msg":{{"jsonrpc":"2.0","method":"notifications/progress","params":{{"progressToken":{token},"progress":1}}}}}}"#
+        )
+    }
+
+    #[test]
+    fn fires_on_an_object_token_in_the_request_and_again_in_its_progress() {
+        let token = r#"{"job":"a"}"#;
+        assert_eq!(
+            check(&[&call(token), &progress(token)]),
+            [(4, Error), (5, Error)]
+        );
+    }
+
+    #[test]
+    fn fires_on_a_boolean_token() {
+        assert_eq!(check(&[&call("true")]), [(4, Error)]);
+    }
+
+    #[test]
+    fn silent_on_a_request_with_an_empty_meta() {
+        let call = r#"{"from":"client","msg":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{}}}}"#;
+        assert_eq!(check(&[call]), []);
+    }
+
+    #[test]
+    fn silent_on_an_integer_token_beyond_64_bits() {
+        let token = "18446744073709551616";
+        assert_eq!(check(&[&call(token), &progress(token)]), []);
     }
 }

@@ -1,14 +1,17 @@
 //! `progress-token-reused`: a request carries a token another active request holds.
 
-use super::{describe_request, Ctx, Rule};
-use crate::diagnostic::{Diagnostic, RuleMeta, Severity, SpecPage};
+use super::describe_request;
+use crate::diagnostic::Severity;
 use crate::engine::Facts;
-
-pub struct ProgressTokenReused;
+use crate::protocol::{SpecPage, Versions};
+use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
 
 pub static META: RuleMeta = RuleMeta {
     id: "progress-token-reused",
+    family: Family::Progress,
     default_severity: Severity::Error,
+    versions: Versions::ALL,
+    wants: Wants::REQUEST,
     summary: "a request carries a progress token still active for another request of the same sender",
     quote: "Progress tokens can be chosen by the sender using any means, but MUST be unique across all active requests.",
     spec: Some(SpecPage {
@@ -19,32 +22,28 @@ pub static META: RuleMeta = RuleMeta {
     help: "pick a token no running request uses; a token is free again once its request is answered or cancelled",
 };
 
-impl Rule for ProgressTokenReused {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
+pub static RULE: Rule = Rule::on_events(&META, check);
 
-    fn check(&self, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
-        let (Facts::Request(facts), Some(from)) = (&ctx.facts, ctx.from) else {
-            return;
-        };
-        let Some(holder) = facts.token_holder else {
-            return;
-        };
-        let Some(token) = holder.token else { return };
-        out.push(
-            ctx.diagnostic(
-                &META,
-                format!(
-                    "progress token {token} is still active for {}",
-                    describe_request(from, &holder)
-                ),
-            )
-            .with_progress_token(token)
-            .with_request_id(holder.id)
-            .with_related(holder.location, "the running request that holds the token"),
-        );
-    }
+fn check(ctx: &Ctx, out: &mut Out) {
+    let (Facts::Request(facts), Some(from)) = (&ctx.facts, ctx.from) else {
+        return;
+    };
+    let Some(holder) = facts.token_holder else {
+        return;
+    };
+    let Some(token) = holder.token else { return };
+    out.push(
+        ctx.diagnostic(
+            &META,
+            format!(
+                "progress token {token} is still active for {}",
+                describe_request(from, &holder)
+            ),
+        )
+        .with_progress_token(token)
+        .with_request_id(holder.id)
+        .with_related(holder.location, "the running request that holds the token"),
+    );
 }
 
 #[cfg(test)]
@@ -86,6 +85,24 @@ mod tests {
             r#"{"from":"client","msg":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"progressToken":1}}}}"#,
             r#"{"from":"server","msg":{"jsonrpc":"2.0","id":1,"method":"sampling/createMessage","params":{"_meta":{"progressToken":1}}}}"#,
             r#"{"from":"client","msg":{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"_meta":{"progressToken":"1"}}}}"#,
+        ];
+        assert_eq!(check(&lines), []);
+    }
+
+    #[test]
+    fn fires_when_the_server_reuses_the_token_of_a_running_sampling() {
+        let lines = [
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","id":10,"method":"sampling/createMessage","params":{"_meta":{"progressToken":"llm"}}}}"#,
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","id":11,"method":"sampling/createMessage","params":{"_meta":{"progressToken":"llm"}}}}"#,
+        ];
+        assert_eq!(check(&lines), [(5, Error)]);
+    }
+
+    #[test]
+    fn silent_when_a_token_equals_another_requests_id() {
+        let lines = [
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"progressToken":2}}}}"#,
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"_meta":{"progressToken":1}}}}"#,
         ];
         assert_eq!(check(&lines), []);
     }

@@ -1,14 +1,17 @@
 //! `progress-wrong-direction`: the requester sends progress for its own request's token.
 
-use super::{describe_request, Ctx, Rule};
-use crate::diagnostic::{Diagnostic, RuleMeta, Severity, SpecPage};
+use super::describe_request;
+use crate::diagnostic::Severity;
 use crate::engine::{Facts, ProgressTarget};
-
-pub struct ProgressWrongDirection;
+use crate::protocol::{SpecPage, Versions};
+use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
 
 pub static META: RuleMeta = RuleMeta {
     id: "progress-wrong-direction",
+    family: Family::Progress,
     default_severity: Severity::Error,
+    versions: Versions::ALL,
+    wants: Wants::NOTIFICATION,
     summary: "the requester sends progress for the token of its own request",
     quote: "When a party wants to receive progress updates for a request, it includes a progressToken in the request metadata. [...] The receiver MAY then send progress notifications containing the original progress token",
     spec: Some(SpecPage {
@@ -19,34 +22,29 @@ pub static META: RuleMeta = RuleMeta {
     help: "progress flows from the side doing the work (the receiver of the request) to the side that asked for it",
 };
 
-impl Rule for ProgressWrongDirection {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
+pub static RULE: Rule = Rule::on_events(&META, check);
 
-    fn check(&self, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
-        let (Facts::Progress(ProgressTarget::OwnToken(request)), Some(from)) =
-            (&ctx.facts, ctx.from)
-        else {
-            return;
-        };
-        let Some(token) = request.token else { return };
-        out.push(
-            ctx.diagnostic(
-                &META,
-                format!(
-                    "{from} sends progress for token {token} of its own {}",
-                    describe_request(from, request)
-                ),
-            )
-            .with_progress_token(token)
-            .with_request_id(request.id)
-            .with_related(
-                request.location,
-                format!("the {from} asked for progress with this token here"),
+fn check(ctx: &Ctx, out: &mut Out) {
+    let (Facts::Progress(ProgressTarget::OwnToken(request)), Some(from)) = (&ctx.facts, ctx.from)
+    else {
+        return;
+    };
+    let Some(token) = request.token else { return };
+    out.push(
+        ctx.diagnostic(
+            &META,
+            format!(
+                "{from} sends progress for token {token} of its own {}",
+                describe_request(from, request)
             ),
-        );
-    }
+        )
+        .with_progress_token(token)
+        .with_request_id(request.id)
+        .with_related(
+            request.location,
+            format!("the {from} asked for progress with this token here"),
+        ),
+    );
 }
 
 #[cfg(test)]
@@ -85,5 +83,12 @@ mod tests {
         // progress-unknown-token owns it.
         let result = r#"{"from":"server","msg":{"jsonrpc":"2.0","id":1,"result":{}}}"#;
         assert_eq!(check(&[CALL, result, CLIENT_PROGRESS]), []);
+    }
+
+    #[test]
+    fn fires_when_the_server_reports_progress_on_its_own_sampling() {
+        let sampling = r#"{"from":"server","msg":{"jsonrpc":"2.0","id":"s-1","method":"sampling/createMessage","params":{"_meta":{"progressToken":"s"}}}}"#;
+        let progress = r#"{"from":"server","msg":{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"s","progress":1}}}"#;
+        assert_eq!(check(&[sampling, progress]), [(5, Error)]);
     }
 }

@@ -1,14 +1,16 @@
 //! `request-id-invalid`: a request whose id is not a string or an integer.
 
-use super::{Ctx, Rule};
-use crate::diagnostic::{Diagnostic, RuleMeta, Severity, SpecPage};
+use crate::diagnostic::Severity;
 use crate::event::{Body, JsonKind, KeyField};
-
-pub struct RequestIdInvalid;
+use crate::protocol::{SpecPage, Versions};
+use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
 
 pub static META: RuleMeta = RuleMeta {
     id: "request-id-invalid",
+    family: Family::Jsonrpc,
     default_severity: Severity::Error,
+    versions: Versions::ALL,
+    wants: Wants::REQUEST,
     summary: "a request id is null, fractional, boolean, an array or an object",
     quote: "Requests MUST include a string or integer ID. Unlike base JSON-RPC, the ID MUST NOT be null.",
     spec: Some(SpecPage {
@@ -19,36 +21,32 @@ pub static META: RuleMeta = RuleMeta {
     help: "use a string or an integer as the request id (integer 0 is valid)",
 };
 
-impl Rule for RequestIdInvalid {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
+pub static RULE: Rule = Rule::on_events(&META, check);
 
-    fn check(&self, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
-        let Some(Body::Request {
-            id: KeyField::Invalid(kind),
-            method,
-            ..
-        }) = ctx.message.map(|m| &m.body)
-        else {
-            return;
-        };
-        if method.starts_with("notifications/") {
-            return; // notification-with-id reports it
-        }
-        let what = match kind {
-            JsonKind::Null => "null".to_string(),
-            other => other.describe().to_string(),
-        };
-        out.push(ctx.diagnostic(
-            &META,
-            format!(
-                "{} request {} has an id that is {what}, not a string or integer",
-                ctx.from.map_or("a", |s| s.as_str()),
-                crate::sanitize::escape_controls(method)
-            ),
-        ));
+fn check(ctx: &Ctx, out: &mut Out) {
+    let Some(Body::Request {
+        id: KeyField::Invalid(kind),
+        method,
+        ..
+    }) = ctx.message.map(|m| &m.body)
+    else {
+        return;
+    };
+    if method.starts_with("notifications/") {
+        return; // notification-with-id reports it
     }
+    let what = match kind {
+        JsonKind::Null => "null".to_string(),
+        other => other.describe().to_string(),
+    };
+    out.push(ctx.diagnostic(
+        &META,
+        format!(
+            "{} request {} has an id that is {what}, not a string or integer",
+            ctx.from.map_or("a", |s| s.as_str()),
+            method
+        ),
+    ));
 }
 
 #[cfg(test)]

@@ -1,14 +1,17 @@
 //! `request-id-reused`: a side issues a request id it already used in the session.
 
-use super::{describe_request, Ctx, Rule};
-use crate::diagnostic::{Diagnostic, RuleMeta, Severity, SpecPage};
-use crate::engine::{Era, Facts};
-
-pub struct RequestIdReused;
+use super::describe_request;
+use crate::diagnostic::Severity;
+use crate::engine::Facts;
+use crate::protocol::{Era, SpecPage, Version, Versions};
+use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
 
 pub static META: RuleMeta = RuleMeta {
     id: "request-id-reused",
+    family: Family::Jsonrpc,
     default_severity: Severity::Error,
+    versions: Versions::ALL,
+    wants: Wants::REQUEST,
     summary: "a side reuses a request id it already used in this session",
     quote: "The request ID MUST NOT have been previously used by the requestor within the same session.",
     spec: Some(SpecPage {
@@ -19,46 +22,42 @@ pub static META: RuleMeta = RuleMeta {
     help: "give every request of a session a fresh id, for example from a counter that never goes back",
 };
 
-impl Rule for RequestIdReused {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
+pub static RULE: Rule = Rule::on_events(&META, check);
 
-    fn check(&self, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
-        let (Facts::Request(facts), Some(from)) = (&ctx.facts, ctx.from) else {
-            return;
-        };
-        let Some(earlier) = facts.earlier else { return };
-        let (message, label) = if ctx.session.era == Era::Modern {
-            (
+fn check(ctx: &Ctx, out: &mut Out) {
+    let (Facts::Request(facts), Some(from)) = (&ctx.facts, ctx.from) else {
+        return;
+    };
+    let Some(earlier) = facts.earlier else { return };
+    let (message, label) = if ctx.version.map(Version::era) == Some(Era::Stateless) {
+        (
+            format!(
+                "{from} reuses request id {} while its earlier request with that id is unanswered",
+                earlier.id
+            ),
+            "the id of a request still waiting for its response",
+        )
+    } else {
+        (
+            format!(
+                "{from} reuses request id {}, already used in this session",
+                earlier.id
+            ),
+            "an id already used in this session",
+        )
+    };
+    out.push(
+        ctx.diagnostic(&META, message)
+            .with_label(label)
+            .with_request_id(earlier.id)
+            .with_related(
+                earlier.location,
                 format!(
-                    "{from} reuses request id {} while its earlier request with that id is unanswered",
-                    earlier.id
+                    "{} first used the id here",
+                    describe_request(from, &earlier)
                 ),
-                "the id of a request still waiting for its response",
-            )
-        } else {
-            (
-                format!(
-                    "{from} reuses request id {}, already used in this session",
-                    earlier.id
-                ),
-                "an id already used in this session",
-            )
-        };
-        out.push(
-            ctx.diagnostic(&META, message)
-                .with_label(label)
-                .with_request_id(earlier.id)
-                .with_related(
-                    earlier.location,
-                    format!(
-                        "{} first used the id here",
-                        describe_request(from, &earlier)
-                    ),
-                ),
-        );
-    }
+            ),
+    );
 }
 
 #[cfg(test)]

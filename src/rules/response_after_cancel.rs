@@ -1,14 +1,17 @@
 //! `response-after-cancel`: a response to a request its sender had cancelled.
 
-use super::{describe_request, Ctx, Rule};
-use crate::diagnostic::{Diagnostic, RuleMeta, Severity, SpecPage};
+use super::describe_request;
+use crate::diagnostic::Severity;
 use crate::engine::{Facts, ResponseTarget};
-
-pub struct ResponseAfterCancel;
+use crate::protocol::{SpecPage, Versions};
+use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
 
 pub static META: RuleMeta = RuleMeta {
     id: "response-after-cancel",
+    family: Family::Cancel,
     default_severity: Severity::Warning,
+    versions: Versions::ALL,
+    wants: Wants::RESPONSE,
     summary: "the receiver answers a request after the cancellation reached it (info when the response may have crossed the cancellation)",
     quote: "Receivers of cancellation notifications SHOULD: Stop processing the cancelled request; Free associated resources; Not send a response for the cancelled request",
     spec: Some(SpecPage {
@@ -19,36 +22,32 @@ pub static META: RuleMeta = RuleMeta {
     help: "once a cancellation is read, stop the work and send no response; the requester ignores it anyway",
 };
 
-impl Rule for ResponseAfterCancel {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
+pub static RULE: Rule = Rule::on_events(&META, check);
 
-    fn check(&self, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
-        let (Facts::Response(ResponseTarget::AfterCancel(request)), Some(from)) =
-            (&ctx.facts, ctx.from)
-        else {
-            return;
-        };
-        let Some(cancel) = request.cancel else {
-            return;
-        };
-        out.push(
-            ctx.diagnostic(
-                &META,
-                format!(
-                    "{from} answers {} after the {} cancelled it",
-                    describe_request(from.peer(), request),
-                    from.peer()
-                ),
-            )
-            .graded_by_cancel(ctx.session, from, cancel)
-            .with_label("response after the cancellation")
-            .with_request_id(request.id)
-            .with_related(request.location, "the request")
-            .with_related(cancel.location, "cancelled here"),
-        );
-    }
+fn check(ctx: &Ctx, out: &mut Out) {
+    let (Facts::Response(ResponseTarget::AfterCancel(request)), Some(from)) =
+        (&ctx.facts, ctx.from)
+    else {
+        return;
+    };
+    let Some(cancel) = request.cancel else {
+        return;
+    };
+    out.push(
+        ctx.diagnostic(
+            &META,
+            format!(
+                "{from} answers {} after the {} cancelled it",
+                describe_request(from.peer(), request),
+                from.peer()
+            ),
+        )
+        .graded_by_cancel(ctx.session, from, cancel)
+        .with_label("response after the cancellation")
+        .with_request_id(request.id)
+        .with_related(request.location, "the request")
+        .with_related(cancel.location, "cancelled here"),
+    );
 }
 
 #[cfg(test)]

@@ -1,15 +1,18 @@
 //! `sse-disconnect-as-cancel`: a server treats a dropped SSE stream as a cancellation.
 
-use super::{describe_request, Ctx, Rule};
-use crate::diagnostic::{Diagnostic, RuleMeta, Severity, SpecPage};
-use crate::engine::{Era, Facts, ResponseTarget};
+use super::describe_request;
+use crate::diagnostic::Severity;
+use crate::engine::{Facts, ResponseTarget};
 use crate::event::{Body, Outcome};
-
-pub struct SseDisconnectAsCancel;
+use crate::protocol::{Era, SpecPage, Version, Versions};
+use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
 
 pub static META: RuleMeta = RuleMeta {
     id: "sse-disconnect-as-cancel",
+    family: Family::Http,
     default_severity: Severity::Warning,
+    versions: Versions::from(Version::V2025_03_26),
+    wants: Wants::RESPONSE,
     summary: "up to 2025-11-25, a server answers a request whose SSE stream dropped with a cancellation error although it was never cancelled; in 2026-07-28, a server still answers a request whose stream closed (that was its cancellation)",
     quote: "Disconnection SHOULD NOT be interpreted as the client cancelling its request.",
     spec: Some(SpecPage {
@@ -23,47 +26,40 @@ pub static META: RuleMeta = RuleMeta {
 /// The JSON-RPC error code SDKs use for "Request cancelled".
 const REQUEST_CANCELLED: i64 = -32800;
 
-impl Rule for SseDisconnectAsCancel {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
+pub static RULE: Rule = Rule::on_events(&META, check);
 
-    fn check(&self, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
-        let (
-            Facts::Response(ResponseTarget::Pending(request)),
-            Some(from),
-            Some(Body::Response { outcome, .. }),
-        ) = (&ctx.facts, ctx.from, ctx.message.map(|m| &m.body))
-        else {
-            return;
-        };
-        let Some(aborted) = request
-            .stream
-            .and_then(|s| ctx.session.aborted_streams.get(s))
-        else {
-            return;
-        };
-        let request_name = describe_request(from.peer(), request);
-        let message = if ctx.session.era == Era::Modern {
-            format!("{from} answers {request_name} after its stream closed, which cancelled it")
-        } else if matches!(
-            outcome,
-            Outcome::Error {
-                code: Some(REQUEST_CANCELLED)
-            }
-        ) {
-            format!("{from} answers {request_name} with a cancellation error, but the client only dropped the stream and never sent notifications/cancelled")
-        } else {
-            return;
-        };
-        out.push(
-            ctx.diagnostic(&META, message)
-                .with_label("the answer")
-                .with_request_id(request.id)
-                .with_related(request.location, "the request")
-                .with_related(*aborted, "its stream ended here"),
-        );
-    }
+fn check(ctx: &Ctx, out: &mut Out) {
+    let (
+        Facts::Response(ResponseTarget::Pending(request)),
+        Some(from),
+        Some(Body::Response { outcome, .. }),
+    ) = (&ctx.facts, ctx.from, ctx.message.map(|m| &m.body))
+    else {
+        return;
+    };
+    let Some(aborted) = request.stream.and_then(|s| ctx.session.http.aborted.get(s)) else {
+        return;
+    };
+    let request_name = describe_request(from.peer(), request);
+    let message = if ctx.version.map(Version::era) == Some(Era::Stateless) {
+        format!("{from} answers {request_name} after its stream closed, which cancelled it")
+    } else if matches!(
+        outcome,
+        Outcome::Error {
+            code: Some(REQUEST_CANCELLED)
+        }
+    ) {
+        format!("{from} answers {request_name} with a cancellation error, but the client only dropped the stream and never sent notifications/cancelled")
+    } else {
+        return;
+    };
+    out.push(
+        ctx.diagnostic(&META, message)
+            .with_label("the answer")
+            .with_request_id(request.id)
+            .with_related(request.location, "the request")
+            .with_related(*aborted, "its stream ended here"),
+    );
 }
 
 #[cfg(test)]
