@@ -8,6 +8,8 @@ const TRACE: &str = concat!(
     "\n",
     r#"{"from":"server","msg":{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}}"#,
     "\n",
+    r#"{"from":"client","msg":{"jsonrpc":"2.0","method":"notifications/initialized"}}"#,
+    "\n",
     r#"{"from":"client","session":"s\u200b1","msg":{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"a\u001b[2Jb\u2067"}}}"#,
     "\n",
 );

@@ -282,7 +282,7 @@ impl Exchange<'_> {
     /// How the response stream ended early, if it did.
     fn ended_early(&self) -> Option<String> {
         if let Some(failure) = &self.failure {
-            return Some(crate::sanitize::display_bytes(failure.as_bytes(), 120));
+            return Some(crate::sanitize::truncate(failure, 120).into_owned());
         }
         match self.status {
             None | Some(0) | Some(-1) => Some("the stream has no response (status 0 or -1)".into()),
@@ -345,7 +345,7 @@ pub(crate) fn url_path(url: &str) -> String {
     let after_scheme = url.split_once("://").map_or(url, |(_, rest)| rest);
     let path = after_scheme.find('/').map_or("/", |i| &after_scheme[i..]);
     let path = path.split(['?', '#']).next().unwrap_or(path);
-    crate::sanitize::display_bytes(path.as_bytes(), 60)
+    crate::sanitize::truncate(path, 60).into_owned()
 }
 
 /// The events of a capture's entries (a HAR file's, an Inspector network

@@ -436,11 +436,12 @@ fn initialize_version(result: &RawValue) -> Option<Box<str>> {
         .map(Into::into)
 }
 
-/// A short, safe rendering of a value found where another was expected.
+/// A short rendering of a value found where another was expected (its
+/// JSON text, which the report escapes like any text from the trace).
 pub(crate) fn describe_value(raw: &RawValue) -> String {
     let text = raw.get();
     if text.len() <= 24 {
-        crate::sanitize::escape_controls(text).into_owned()
+        text.to_string()
     } else {
         kind_of(raw).describe().to_string()
     }

@@ -110,7 +110,16 @@ pub(crate) enum Transition {
     Reject(Vec<RequestId>),
 }
 
-impl Facts<'_> {
+impl<'s> Facts<'s> {
+    /// The request a response answers, running or cancelled: the ordinary
+    /// answer, whose content rules about a method's result read.
+    pub fn answered(&self) -> Option<&RequestView<'s>> {
+        match self {
+            Facts::Response(ResponseTarget::Pending(r) | ResponseTarget::AfterCancel(r)) => Some(r),
+            _ => None,
+        }
+    }
+
     pub(crate) fn transition(&self) -> Transition {
         match self {
             Facts::Cancel(CancelTarget::Running(r)) => Transition::Cancel(r.id.clone()),
