@@ -407,9 +407,10 @@ pub struct Location {
     pub source: u32,
     /// 1-based line number.
     pub line: u64,
-    /// Byte offset of the line start.
+    /// Byte offset of the line start; for an event inside a line too long
+    /// to quote (a one-line export), of the event's place in it.
     pub offset: u64,
-    /// Length of the line in bytes, without its line terminator.
+    /// Length of the line (or of that window) in bytes, without the line terminator.
     pub len: u32,
 }
 

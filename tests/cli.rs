@@ -64,6 +64,24 @@ fn json_output_of_the_readme_example() {
 }
 
 #[test]
+fn json_lines_hold_the_json_report_one_finding_a_line() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let trace = "testdata/session-with-violations.jsonl";
+    let lines = mcp_lint(&["--format", "json-lines", trace], dir);
+    assert_eq!(lines.status.code(), Some(1));
+    let lines: Vec<serde_json::Value> = text(&lines.stdout)
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    let document = mcp_lint(&["--format", "json", trace], dir);
+    let document: serde_json::Value = serde_json::from_slice(&document.stdout).unwrap();
+    let (last, findings) = lines.split_last().unwrap();
+    assert_eq!(findings, document["diagnostics"].as_array().unwrap());
+    assert_eq!(last["summary"], document["summary"]);
+    assert_eq!(last["version"], 1);
+}
+
+#[test]
 fn failures_the_client_reports_are_marked_in_every_output_format() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
     let log = "testdata/claude-code/mcp-logs-progress-after-result.jsonl";

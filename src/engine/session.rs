@@ -129,18 +129,16 @@ impl Session {
         transition: &Transition,
     ) {
         let seq = self.next_position(message, transition);
-        let answered = match transition {
-            Transition::Answer(id) => self
-                .side(from.peer())
-                .open
-                .get(id)
-                .map(|r| r.method.clone()),
-            _ => None,
-        };
         let answered_id = match transition {
             Transition::Answer(id) => Some(id),
+            // initialize is never batched: when a rejected body holds it,
+            // it is the only request there.
+            Transition::Reject(ids) => ids.first(),
             _ => None,
         };
+        let answered = answered_id
+            .and_then(|id| self.side(from.peer()).open.get(id))
+            .map(|r| r.method.clone());
         self.lifecycle.apply(
             from,
             message,
@@ -202,6 +200,13 @@ impl Session {
             (Body::Response { .. }, Transition::Answer(id)) => {
                 let read = self.side_mut(from.peer()).answer(id, location, stream);
                 self.note_read(from, read);
+            }
+            // A rejection answers every request of the rejected body.
+            (Body::Response { .. }, Transition::Reject(ids)) => {
+                for id in ids {
+                    let read = self.side_mut(from.peer()).answer(id, location, stream);
+                    self.note_read(from, read);
+                }
             }
             _ => {}
         }
