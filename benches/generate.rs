@@ -2,13 +2,16 @@
 //! and `jq` on the same input (see README, "Speed"):
 //!
 //! `cargo bench --bench generate -- /tmp/trace.jsonl 1024` (size in MiB);
-//! a path ending in `.har` gets a HAR capture of Streamable HTTP instead.
-//! A third argument is a path for the truth: where the violations and the
-//! benign races were injected (see `mcp_lint::generate::Label`).
+//! a path ending in `.har` gets a HAR capture of Streamable HTTP instead, one
+//! ending in `.json` an MCP Inspector protocol-history export. A third
+//! argument is a path for the truth: where the violations and the benign
+//! races were injected (see `mcp_lint::generate::Label`; not for `.json`).
 
 use std::io::BufWriter;
 
-use mcp_lint::generate::{generate_har_with_truth, generate_with_truth, GeneratorConfig};
+use mcp_lint::generate::{
+    generate_har_with_truth, generate_inspector, generate_with_truth, GeneratorConfig,
+};
 
 fn main() -> std::io::Result<()> {
     // cargo passes --bench; the rest are ours.
@@ -36,6 +39,8 @@ fn main() -> std::io::Result<()> {
     };
     let stats = if path.ends_with(".har") {
         generate_har_with_truth(&config, &mut out, &mut truth)?
+    } else if path.ends_with(".json") {
+        generate_inspector(&config, &mut out)?
     } else {
         generate_with_truth(&config, &mut out, &mut truth)?
     };

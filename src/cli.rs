@@ -21,26 +21,30 @@ pub const EXIT_CLEAN: u8 = 0;
 pub const EXIT_FINDINGS: u8 = 1;
 pub const EXIT_TROUBLE: u8 = 2;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum InputFormat {
-    /// Decide per input from its first lines.
-    Auto,
-    /// `{"ts":…,"from":"client","session":"s1","msg":{…}}` per line.
-    Canonical,
-    /// One JSON-RPC message per line, no envelope; directions are inferred.
-    Bare,
-    /// A HAR 1.2 capture of Streamable HTTP (browser devtools, Playwright, mitmproxy).
-    Har,
-    /// Claude Desktop's mcp.log or mcp-server-NAME.log.
-    ClaudeLog,
-    /// VS Code's "MCP: <server>" output channel (log level Debug or Trace).
-    VscodeLog,
-    /// An mcpsnoop session log (JSON lines, one observed frame each).
-    Mcpsnoop,
-    /// An MCP Inspector protocol-history export (History screen, Export JSON).
-    Inspector,
-    /// An MCP Inspector network export (Network screen, Export JSON).
-    InspectorNetwork,
+/// `--input-format`: `auto` (`None`, detected per input) or a format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct InputFormat(pub Option<Format>);
+
+/// Every value of `--input-format`, from the decoder's own list.
+static INPUT_FORMATS: std::sync::LazyLock<Vec<InputFormat>> = std::sync::LazyLock::new(|| {
+    std::iter::once(None)
+        .chain(Format::SELECTABLE.iter().copied().map(Some))
+        .map(InputFormat)
+        .collect()
+});
+
+impl ValueEnum for InputFormat {
+    fn value_variants<'a>() -> &'a [Self] {
+        &INPUT_FORMATS
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        let (name, help) = match self.0 {
+            None => ("auto", "Decide per input from its first lines"),
+            Some(format) => (format.name(), format.description()),
+        };
+        Some(clap::builder::PossibleValue::new(name).help(help))
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -70,7 +74,7 @@ pub struct Cli {
     pub command: Option<Command>,
 
     /// Trace files, directories (walked for *.jsonl, *.ndjson, *.har, and *.log files that are
-    /// Claude Desktop or VS Code MCP logs), or - for stdin.
+    /// Claude Desktop, Claude Code, Cursor, VS Code or supergateway MCP logs), or - for stdin.
     #[arg(value_name = "PATH")]
     pub paths: Vec<PathBuf>,
 
@@ -79,7 +83,7 @@ pub struct Cli {
     pub format: OutputFormat,
 
     /// Input format.
-    #[arg(long, value_enum, default_value_t = InputFormat::Auto)]
+    #[arg(long, value_enum, default_value_t = InputFormat(None))]
     pub input_format: InputFormat,
 
     /// Exit with 1 when a finding of this severity or worse is reported.
@@ -251,17 +255,7 @@ pub fn run(cli: Cli) -> u8 {
             return EXIT_TROUBLE;
         }
     };
-    let format = match cli.input_format {
-        InputFormat::Auto => None,
-        InputFormat::Canonical => Some(Format::Canonical),
-        InputFormat::Bare => Some(Format::Bare),
-        InputFormat::Har => Some(Format::Har),
-        InputFormat::ClaudeLog => Some(Format::ClaudeLog),
-        InputFormat::VscodeLog => Some(Format::VscodeLog),
-        InputFormat::Mcpsnoop => Some(Format::Mcpsnoop),
-        InputFormat::Inspector => Some(Format::Inspector),
-        InputFormat::InspectorNetwork => Some(Format::InspectorNetwork),
-    };
+    let format = cli.input_format.0;
 
     let (inputs, walk_errors) = input::expand(&cli.paths);
     let mut trouble = !walk_errors.is_empty();

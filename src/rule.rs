@@ -182,6 +182,14 @@ impl Rule {
         }
     }
 
+    /// This rule, also looking at each session once, when it ends.
+    pub const fn and_session_end(self, end: fn(&Session, &mut Out)) -> Rule {
+        Rule {
+            session_end: end,
+            ..self
+        }
+    }
+
     pub fn meta(&self) -> &'static RuleMeta {
         self.meta
     }

@@ -8,15 +8,21 @@ const TRACE: &str = concat!(
     "\n",
     r#"{"from":"server","msg":{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}}"#,
     "\n",
+    r#"{"from":"client","msg":{"jsonrpc":"2.0","method":"notifications/initialized"}}"#,
+    "\n",
     r#"{"from":"client","session":"s\u200b1","msg":{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"a\u001b[2Jb\u2067"}}}"#,
     "\n",
 );
 
 fn lint(format: &str) -> String {
+    lint_file("t.jsonl", TRACE, format)
+}
+
+fn lint_file(name: &str, trace: &str, format: &str) -> String {
     let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("t.jsonl"), TRACE).unwrap();
+    std::fs::write(dir.path().join(name), trace).unwrap();
     let output = Command::new(env!("CARGO_BIN_EXE_mcp-lint"))
-        .args(["--format", format, "--color", "never", "t.jsonl"])
+        .args(["--format", format, "--color", "never", name])
         .current_dir(dir.path())
         .output()
         .unwrap();
@@ -54,4 +60,41 @@ fn every_format_neutralizes_the_same_characters() {
     }
     let human = lint("concise");
     assert!(human.contains("\"a\\u{1b}[2Jb\\u{2067}\""), "{human}");
+}
+
+#[test]
+fn text_a_client_reports_is_escaped_once() {
+    // A Cursor log line quoting the server's output, control characters and all.
+    let log = "2025-07-10 10:49:36.646 [error] user-w: Client error for command Unexpected token '\u{1b}', \"\u{1b}[2JStart\" is not valid JSON\n";
+    let concise = lint_file("c.log", log, "concise");
+    assert!(
+        concise.contains("Unexpected token '\\u{1b}', \"\\u{1b}[2JStart\""),
+        "{concise}"
+    );
+    let json = lint_file("c.log", log, "json");
+    assert!(!json.contains("\\\\u{1b}"), "escaped twice: {json}");
+    let document: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let finding = &document["diagnostics"][0];
+    assert_eq!(finding["rule"], "stdout-pollution");
+    assert_eq!(finding["reported_by_client"], true);
+    assert!(finding["message"]
+        .as_str()
+        .unwrap()
+        .contains("\"\u{1b}[2JStart\""));
+}
+
+#[test]
+fn output_a_trace_records_on_stdout_is_escaped_once() {
+    let trace = "{\"from\":\"server\",\"event\":\"not-protocol\",\"text\":\"\\u001b[2JBanner\"}\n";
+    let json = lint_file("t.jsonl", trace, "json");
+    let document: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let finding = &document["diagnostics"][0];
+    assert_eq!(finding["rule"], "stdout-pollution");
+    assert!(
+        finding["message"]
+            .as_str()
+            .unwrap()
+            .ends_with(": \u{1b}[2JBanner"),
+        "{json}"
+    );
 }

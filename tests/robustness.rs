@@ -10,16 +10,9 @@ use mcp_lint::lint::Linter;
 
 mod common;
 
-const FORMATS: &[Format] = &[
-    Format::Canonical,
-    Format::Bare,
-    Format::Har,
-    Format::ClaudeLog,
-    Format::VscodeLog,
-    Format::Mcpsnoop,
-    Format::Inspector,
-    Format::InspectorNetwork,
-];
+/// Every format a user can ask for, and the one detection alone gives.
+const FORMATS: &[Format] = Format::SELECTABLE;
+const UNKNOWN: &[Format] = &[Format::Unknown];
 
 fn files(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap() {
@@ -100,7 +93,7 @@ fn mutated_inputs_in_every_format_do_not_panic() {
     let mut runs = 0;
     for (name, bytes) in seeds() {
         for input in mutations(&bytes, &mut rng) {
-            for format in FORMATS {
+            for format in FORMATS.iter().chain(UNKNOWN) {
                 let mut linter = Linter::new(mcp_lint::rules::engine(), Some(*format));
                 let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                     linter.lint_bytes(0, &input);

@@ -1,8 +1,10 @@
 //! Every rule fires the same way in every format that can show its case:
 //! each ```jsonl example of a rule page (bad and good) and each trace of
 //! `testdata/races/` is rewritten, line for line, as a Claude Desktop log, a
-//! VS Code output channel, an mcpsnoop capture and an Inspector export, and
-//! must give the same findings (rule, severity, line) as the canonical trace;
+//! VS Code output channel, an mcpsnoop capture, supergateway logs (JSON and
+//! text), Go SDK, Python SDK and MCPSpy logs (where they can say it) and an
+//! Inspector export, and must give the same findings (rule, severity, line)
+//! as the canonical trace;
 //! as a HAR capture it must give the same rules on the same messages
 //! (severities may be lower there: every message travels on a stream of its
 //! own).
@@ -220,6 +222,171 @@ fn mcpsnoop(lines: &[Line]) -> String {
     out
 }
 
+/// supergateway's JSON log: what the client sends in the sentence (as the
+/// gateway writes it, `JSON.stringify`), what the server sends in `data`.
+fn supergateway(lines: &[Line]) -> String {
+    let mut out = String::new();
+    for (i, line) in lines.iter().enumerate() {
+        let time = format!("2026-03-02T10:00:{:02}.{:03}Z", (i / 1000) % 60, i % 1000);
+        let session = |s: &Option<String>| {
+            s.as_ref()
+                .map_or(String::new(), |s| format!(" (session {s})"))
+        };
+        let (level, msg, data) = match line {
+            Line::Message {
+                from,
+                session: s,
+                msg,
+            } if from == "client" => ("info", format!("SSE → Child{}: {msg}", session(s)), None),
+            Line::Message {
+                session: s, msg, ..
+            } => (
+                "info",
+                format!("Child → SSE{}:", session(s)),
+                Some(msg.as_str()),
+            ),
+            Line::Closed { from, session: s } if from == "client" => {
+                ("info", format!("Client disconnected{}", session(s)), None)
+            }
+            Line::Closed { session: s, .. } => (
+                "error",
+                format!("Child exited{}: code=1, signal=null", session(s)),
+                None,
+            ),
+            Line::NotProtocol { session: s, text } => (
+                "error",
+                format!("Child non-JSON{}: {text}", session(s)),
+                None,
+            ),
+        };
+        let head = format!(
+            r#"{{"time":"{time}","level":"{level}","msg":{}"#,
+            Value::from(msg)
+        );
+        match data {
+            Some(data) => out.push_str(&format!("{head},\"data\":{data}}}\n")),
+            None => out.push_str(&format!("{head}}}\n")),
+        }
+    }
+    out
+}
+
+/// supergateway's text log, with the server's messages printed as JSON (as
+/// its Streamable HTTP gateway does; JSON is also what `util.inspect` reads as).
+fn supergateway_text(lines: &[Line]) -> String {
+    let mut out = String::new();
+    for line in lines {
+        let session = |s: &Option<String>| {
+            s.as_ref()
+                .map_or(String::new(), |s| format!(" (session {s})"))
+        };
+        let text = match line {
+            Line::Message {
+                from,
+                session: s,
+                msg,
+            } if from == "client" => {
+                format!("SSE → Child{}: {msg}", session(s))
+            }
+            Line::Message {
+                session: s, msg, ..
+            } => format!("Child → SSE{}: {msg}", session(s)),
+            Line::Closed { from, session: s } if from == "client" => {
+                format!("Client disconnected{}", session(s))
+            }
+            Line::Closed { session: s, .. } => {
+                format!("Child exited{}: code=1, signal=null", session(s))
+            }
+            Line::NotProtocol { session: s, text } => {
+                format!("Child non-JSON{}: {text}", session(s))
+            }
+        };
+        out.push_str(&format!("[supergateway] {text}\n"));
+    }
+    out
+}
+
+/// The Python SDK's DEBUG log of an SSE server: the JSON it receives, the SSE
+/// chunks it sends, as Python bytes literals. It names no session and logs
+/// neither closes nor stray output, so only fixtures of one session of
+/// messages can be said.
+fn python_sdk_log(lines: &[Line]) -> Option<String> {
+    let mut out = String::new();
+    for (i, line) in lines.iter().enumerate() {
+        let Line::Message {
+            from,
+            session: None,
+            msg,
+        } = line
+        else {
+            return None;
+        };
+        let literal = msg.replace('\\', "\\\\").replace('\'', "\\'");
+        let time = format!("2025-04-16 06:13:{:02},{:03}", (i / 1000) % 60, i % 1000);
+        out.push_str(&if from == "client" {
+            format!("{time} - mcp.server.sse - DEBUG - Received JSON: b'{literal}'\n")
+        } else {
+            format!("{time} - sse_starlette.sse - DEBUG - chunk: b'event: message\\r\\ndata: {literal}\\r\\n\\r\\n'\n")
+        });
+    }
+    Some(out)
+}
+
+/// The Go SDK's LoggingTransport around the client: what it writes is the
+/// client's, what it reads the server's. The log names no side, so only
+/// fixtures of one session whose first message is the client's initialize
+/// (which tells the sides apart) and that hold only messages can be said.
+fn go_sdk_log(lines: &[Line]) -> Option<String> {
+    let mut out = String::new();
+    for (i, line) in lines.iter().enumerate() {
+        let Line::Message { from, session, msg } = line else {
+            return None;
+        };
+        let starts_with_initialize = from == "client" && msg.contains("\"initialize\"");
+        if session.is_some() || (i == 0 && !starts_with_initialize) {
+            return None;
+        }
+        let verb = if from == "client" { "write" } else { "read" };
+        out.push_str(&format!("{verb}: {msg}\n"));
+    }
+    Some(out)
+}
+
+/// MCPSpy's JSON lines over stdio: one pair of processes per session, the
+/// client's the one that sends initialize. Only fixtures whose every session
+/// opens with the client's initialize, and that hold only messages, can be said.
+fn mcpspy(lines: &[Line]) -> Option<String> {
+    let mut pids: Vec<&Option<String>> = Vec::new();
+    let mut out = String::new();
+    for (i, line) in lines.iter().enumerate() {
+        let Line::Message { from, session, msg } = line else {
+            return None;
+        };
+        let n = match pids.iter().position(|s| *s == session) {
+            Some(n) => n,
+            None if from == "client" && msg.contains("\"initialize\"") => {
+                pids.push(session);
+                pids.len() - 1
+            }
+            None => return None,
+        };
+        let (client, server) = (100 + 2 * n, 101 + 2 * n);
+        let (from_pid, to_pid) = if from == "client" {
+            (client, server)
+        } else {
+            (server, client)
+        };
+        out.push_str(&format!(
+            r#"{{"timestamp":"2025-08-01T09:03:{:02}.{:03}Z","transport_type":"stdio","stdio_transport":{{"from_pid":{from_pid},"from_comm":"a","to_pid":{to_pid},"to_comm":"b"}},"type":"request","error":{{}},"raw":{}}}"#,
+            (i / 1000) % 60,
+            i % 1000,
+            Value::from(msg.as_str())
+        ));
+        out.push('\n');
+    }
+    Some(out)
+}
+
 /// The cases other formats can express, as (name, trace, its lines).
 fn comparable_cases() -> Vec<(String, String, Vec<Line>)> {
     let cases = page_examples().into_iter().chain(races());
@@ -230,7 +397,7 @@ fn comparable_cases() -> Vec<(String, String, Vec<Line>)> {
 
 /// The fewest cases each format must be compared on, a little under what the
 /// pages and races give today, so that a parser or filter that silently drops
-/// cases fails: for the log formats (Claude Desktop, mcpsnoop, VS Code) ...
+/// cases fails: for each log format ...
 const FLOOR_LOG_FORMATS: usize = 55;
 /// ... and for the captures of one session (Inspector export, HAR).
 const FLOOR_CAPTURES: usize = 50;
@@ -252,13 +419,27 @@ fn findings(trace: &str, format: Format) -> Vec<String> {
 
 #[test]
 fn rules_fire_alike_in_every_line_format() {
-    let mut compared = [("claude-log", 0), ("mcpsnoop", 0), ("vscode-log", 0)];
+    let mut compared = [
+        ("claude-log", 0),
+        ("mcpsnoop", 0),
+        ("vscode-log", 0),
+        ("supergateway", 0),
+        ("supergateway text", 0),
+        ("go-sdk-log", 0),
+        ("mcpspy", 0),
+        ("python-sdk-log", 0),
+    ];
     for (name, canonical, lines) in comparable_cases() {
         let want = findings(&canonical, Format::Canonical);
         let rewritten = [
             (Format::ClaudeLog, Some(claude_log(&lines))),
             (Format::Mcpsnoop, Some(mcpsnoop(&lines))),
             (Format::VscodeLog, vscode_log(&lines)),
+            (Format::Supergateway, Some(supergateway(&lines))),
+            (Format::Supergateway, Some(supergateway_text(&lines))),
+            (Format::GoSdkLog, go_sdk_log(&lines)),
+            (Format::Mcpspy, mcpspy(&lines)),
+            (Format::PythonSdkLog, python_sdk_log(&lines)),
         ];
         for ((format_name, count), (format, text)) in compared.iter_mut().zip(rewritten) {
             let Some(text) = text else { continue };

@@ -255,7 +255,7 @@ fn non_string(raw: Option<&RawValue>) -> Option<JsonKind> {
 }
 
 /// Known method names are taken from the method table, never allocated.
-fn method_name(name: Cow<'_, str>) -> Method {
+pub(crate) fn method_name(name: Cow<'_, str>) -> Method {
     match crate::protocol::methods::static_name(&name) {
         Some(known) => Cow::Borrowed(known),
         None => Cow::Owned(name.into_owned()),
@@ -350,6 +350,7 @@ pub(crate) fn message_of(raw: ObjectOr<RawMessage<'_>>, batch_index: Option<u32>
                 problems: vec![ShapeProblem::NotAnObject(kind)],
                 batch_index,
                 members: Members::default(),
+                incomplete: false,
             }
         }
     };
@@ -412,6 +413,7 @@ pub(crate) fn message_of(raw: ObjectOr<RawMessage<'_>>, batch_index: Option<u32>
         problems,
         batch_index,
         members,
+        incomplete: false,
     }
 }
 
@@ -434,11 +436,12 @@ fn initialize_version(result: &RawValue) -> Option<Box<str>> {
         .map(Into::into)
 }
 
-/// A short, safe rendering of a value found where another was expected.
+/// A short rendering of a value found where another was expected (its
+/// JSON text, which the report escapes like any text from the trace).
 pub(crate) fn describe_value(raw: &RawValue) -> String {
     let text = raw.get();
     if text.len() <= 24 {
-        crate::sanitize::escape_controls(text).into_owned()
+        text.to_string()
     } else {
         kind_of(raw).describe().to_string()
     }
@@ -453,6 +456,7 @@ pub(crate) fn messages_of(raw: OneOrBatch<'_>, mut each: impl FnMut(Message)) {
             problems: vec![ShapeProblem::EmptyBatch],
             batch_index: None,
             members: Members::default(),
+            incomplete: false,
         }),
         OneOrBatch::Batch(items) => {
             for (i, item) in items.into_iter().enumerate() {

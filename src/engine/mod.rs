@@ -215,7 +215,7 @@ impl Engine {
             },
         };
         ctx.from = Some(from);
-        ctx.facts = facts::classify(session, from, message);
+        ctx.facts = facts::classify(session, from, message, event.stream.as_deref());
         self.rules.run(&ctx, &mut self.diagnostics);
         let transition = ctx.facts.transition();
         if let (
@@ -253,7 +253,8 @@ impl Engine {
             .collect();
         indices.sort_unstable();
         for index in indices {
-            if let Some(session) = self.slots[index].take() {
+            if let Some(mut session) = self.slots[index].take() {
+                session.unreadable_line = sessions.unreadable.last_seen();
                 for rule in &self.rules.all {
                     (rule.session_end)(&session, &mut self.diagnostics);
                 }
@@ -337,6 +338,19 @@ fn versions_of(session: &Session, event: &Event) -> Versions {
         return Versions::only(answered);
     }
     match &event.payload {
+        Payload::Message(message) => {
+            // A method that exists only in some revisions says the message is
+            // of one of them (`initialize` opens a handshake-era session),
+            // unless the session is known to speak none of them.
+            let possible = session.possible_versions();
+            let exists = message
+                .method()
+                .map_or(Versions::NONE, crate::protocol::methods::versions_of);
+            match possible.intersect(exists) {
+                narrowed if narrowed.is_empty() => possible,
+                narrowed => narrowed,
+            }
+        }
         Payload::Transport(Transport::Http(http)) if http.modern => {
             Versions::only(Version::V2026_07_28)
         }

@@ -24,6 +24,11 @@ impl Unreadable {
         self.last.filter(|_| self.pending > 0)
     }
 
+    /// The latest one, answered or not.
+    pub fn last_seen(&self) -> Option<Location> {
+        self.last
+    }
+
     /// One null-id error answered one of them.
     pub(crate) fn consume(&mut self) -> bool {
         let had = self.pending > 0;

@@ -9,11 +9,13 @@
 //! so a test can compare what mcp-lint finds with what is there.
 
 mod har;
+mod inspector;
 mod jsonl;
 
 use std::io::{self, Write};
 
 pub use har::{generate_har, generate_har_with_truth};
+pub use inspector::generate_inspector;
 pub use jsonl::{generate, generate_with_truth};
 
 #[derive(Debug, Clone)]
@@ -218,6 +220,22 @@ fn timestamp(ms: u64) -> String {
         (ms / 1000) % 60,
         ms % 1000
     )
+}
+
+/// The same JSON document minified onto one line, as browsers and the
+/// Inspector export it. Only for the documents generated here: their line
+/// feeds all stand between tokens (strings escape theirs).
+pub fn one_line(document: &mut Vec<u8>) {
+    document.retain(|b| *b != b'\n');
+}
+
+/// One canonical line: a batch of `count` pings from the client that nothing
+/// answers, so every ping is a finding on the same line.
+pub fn unanswered_batch(count: usize) -> String {
+    let pings: Vec<String> = (0..count)
+        .map(|id| format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"ping"}}"#))
+        .collect();
+    format!(r#"{{"from":"client","msg":[{}]}}"#, pings.join(",")) + "\n"
 }
 
 #[cfg(test)]

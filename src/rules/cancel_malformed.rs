@@ -121,4 +121,14 @@ mod tests {
     fn silent_on_a_cancellation_without_a_reason() {
         assert_eq!(check(&[CALL, &cancel(r#"{"requestId":1}"#)]), []);
     }
+
+    #[test]
+    fn silent_on_a_cancellation_whose_params_the_log_does_not_show() {
+        let trace = [
+            r#"2026-08-13T07:09:45.382Z [info] [cbm] Message from client: method="initialize" id=0 params"#,
+            r#"2026-08-13T07:10:45.390Z [info] [cbm] Message from client: method="notifications/cancelled" params"#,
+        ]
+        .join("\n");
+        assert_eq!(findings("cancel-malformed", &trace), []);
+    }
 }

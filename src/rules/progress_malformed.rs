@@ -27,7 +27,8 @@ fn check(ctx: &Ctx, out: &mut Out) {
     let Some(Body::Notification { method, params }) = ctx.message.map(|m| &m.body) else {
         return;
     };
-    if method != "notifications/progress" {
+    // A log that shows the message only in part cannot prove a member missing.
+    if method != "notifications/progress" || ctx.message.is_some_and(|m| m.incomplete) {
         return;
     }
     let mut problems = Vec::new();
@@ -144,5 +145,15 @@ mod tests {
     fn fires_on_a_string_total_and_an_object_message() {
         let progress = progress(r#"{"progressToken":1,"progress":25,"total":"100","message":{}}"#);
         assert_eq!(check(&[CALL, &progress]), [(5, Error)]);
+    }
+
+    #[test]
+    fn silent_on_progress_whose_params_the_log_does_not_show() {
+        let trace = [
+            r#"2026-08-13T07:09:45.382Z [info] [cbm] Message from client: method="initialize" id=0 params"#,
+            r#"2026-08-13T07:09:45.390Z [info] [cbm] Message from server: method="notifications/progress" params"#,
+        ]
+        .join("\n");
+        assert_eq!(findings("progress-malformed", &trace), []);
     }
 }
