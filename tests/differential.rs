@@ -114,6 +114,9 @@ const CANONICAL_RULES: &[&str] = &[
     "response-unknown-id",
     "request-id-reused",
     "request-id-invalid",
+    "unanswered-request",
+    "notification-with-id",
+    "response-to-notification",
 ];
 
 const HAR_RULES: &[&str] = &[

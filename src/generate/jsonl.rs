@@ -30,10 +30,12 @@ enum Injection {
     RequestIdReused,
     RequestIdReusedWhileOpen,
     RequestIdInvalid,
+    UnansweredRequest,
+    NotificationWithId,
 }
 
 impl Injection {
-    const ALL: [Injection; 19] = [
+    const ALL: [Injection; 21] = [
         Injection::ProgressNotIncreasing,
         Injection::ProgressAfterResponse,
         Injection::ProgressAfterReadCancel,
@@ -53,6 +55,8 @@ impl Injection {
         Injection::RequestIdReused,
         Injection::RequestIdReusedWhileOpen,
         Injection::RequestIdInvalid,
+        Injection::UnansweredRequest,
+        Injection::NotificationWithId,
     ];
 
     fn rule(self) -> &'static str {
@@ -76,6 +80,8 @@ impl Injection {
             Injection::ResponseUnknownId => "response-unknown-id",
             Injection::RequestIdReused | Injection::RequestIdReusedWhileOpen => "request-id-reused",
             Injection::RequestIdInvalid => "request-id-invalid",
+            Injection::UnansweredRequest => "unanswered-request",
+            Injection::NotificationWithId => "notification-with-id",
         }
     }
 }
@@ -397,8 +403,31 @@ impl<W: Write> Generator<'_, W> {
             Injection::RequestIdReused => self.id_reused(s)?,
             Injection::RequestIdReusedWhileOpen => self.id_reused_while_open(s)?,
             Injection::RequestIdInvalid => self.id_invalid(s)?,
+            Injection::UnansweredRequest => {
+                let id = s.take_id().to_string();
+                self.line(CLIENT, s, &request(&id, "tools/list"))?
+            }
+            Injection::NotificationWithId => self.notification_with_id(s)?,
         };
         self.label(line, s, Violation, injection.rule())
+    }
+
+    /// A notification sent with an id; the server rejects it, says
+    /// nothing, or answers it with a result (a violation of its own).
+    fn notification_with_id(&mut self, s: &mut SessionState) -> io::Result<u64> {
+        let id = s.take_id().to_string();
+        let line = self.line(CLIENT, s, &request(&id, "notifications/roots/list_changed"))?;
+        match self.sink.rng.below(3) {
+            0 => {}
+            1 => {
+                self.line(SERVER, s, &format!(r#"{{"jsonrpc":"2.0","id":{id},"error":{{"code":-32600,"message":"Invalid Request"}}}}"#))?;
+            }
+            _ => {
+                let answer = self.line(SERVER, s, &empty_result(&id))?;
+                self.label(answer, s, Violation, "response-to-notification")?;
+            }
+        }
+        Ok(line)
     }
 
     /// A request with a fractional id; the server rejects it with a null
