@@ -255,6 +255,7 @@ impl<W: Write> Generator<'_, W> {
                     5 => Ending::CancelledAfterAnswer,
                     6 => Ending::ProgressAfterCancel,
                     7 => return self.token_after_cancel(s),
+                    8..=11 => return self.overlapping_calls(s),
                     _ => Ending::Answered,
                 };
                 self.tool_call(s, ending)
@@ -346,6 +347,30 @@ impl<W: Write> Generator<'_, W> {
                 self.label(line, s, Race, "response-after-cancel")
             }
         }
+    }
+
+    /// Two calls in flight at once, their progress interleaved; the first
+    /// may be cancelled, and its answer then crosses the cancellation even
+    /// after the second's (sent before the cancellation, it proves nothing).
+    fn overlapping_calls(&mut self, s: &mut SessionState) -> io::Result<()> {
+        let (first, second) = (s.take_id(), s.take_id());
+        let (a, b) = (token_of(first), token_of(second));
+        self.start_call(s, first, &a)?;
+        self.start_call(s, second, &b)?;
+        for step in 1..=2 {
+            self.progress_run(s, &a, step, step, 2)?;
+            self.progress_run(s, &b, step, step, 2)?;
+        }
+        let cancelled = self.sink.rng.below(4) == 0;
+        if cancelled {
+            self.line(CLIENT, s, &cancel(&first.to_string()))?;
+        }
+        self.answer(s, second)?;
+        let line = self.answer(s, first)?;
+        if cancelled {
+            self.label(line, s, Race, "response-after-cancel")?;
+        }
+        Ok(())
     }
 
     /// A call is cancelled and the next one reuses its token, as it may;
