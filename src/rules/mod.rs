@@ -9,6 +9,10 @@ mod cancel_initialize;
 mod cancel_malformed;
 mod cancel_unknown_request;
 mod cancel_wrong_direction;
+mod cap_elicitation_mode;
+mod cap_sampling_tools;
+mod cap_undeclared_but_served;
+mod capability_not_advertised;
 mod direction_ambiguous;
 mod duplicate_response;
 mod http_202_no_body;
@@ -17,6 +21,8 @@ mod http_response_stream;
 mod invalid_envelope;
 mod invalid_json;
 mod invalid_jsonrpc;
+mod method_direction;
+mod method_version;
 mod notification_with_id;
 mod progress_after_terminal;
 mod progress_malformed;
@@ -35,6 +41,7 @@ mod session_id_required;
 mod sse_disconnect_as_cancel;
 mod stdout_pollution;
 mod unanswered_request;
+mod unknown_method;
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::engine::Session;
@@ -48,6 +55,12 @@ pub static ALL: &[&Rule] = &[
     &invalid_jsonrpc::RULE,
     &stdout_pollution::RULE,
     &direction_ambiguous::RULE,
+    &unknown_method::RULE,
+    &method_direction::RULE,
+    &method_version::RULE,
+    &capability_not_advertised::RULE,
+    &cap_sampling_tools::RULE,
+    &cap_elicitation_mode::RULE,
     &request_id_invalid::RULE,
     &notification_with_id::RULE,
     &request_id_reused::RULE,
@@ -68,6 +81,7 @@ pub static ALL: &[&Rule] = &[
     &response_unknown_id::RULE,
     &response_to_notification::RULE,
     &duplicate_response::RULE,
+    &cap_undeclared_but_served::RULE,
     &response_after_cancel::RULE,
     &unanswered_request::RULE,
     &http_202_no_body::RULE,
@@ -158,6 +172,55 @@ pub(crate) fn describe_request(side: Side, request: &crate::engine::RequestView)
     )
 }
 
+/// The revision a method is judged in: the one the message is read in,
+/// except that in 2026-07-28 only a message naming its version in `_meta`
+/// is surely of that revision (one endpoint may serve both eras, and an
+/// `initialize` or `ping` without it belongs to a handshake session).
+pub(crate) fn method_version(ctx: &Ctx) -> Option<crate::protocol::Version> {
+    let version = ctx.version?;
+    let named = ctx
+        .message
+        .and_then(|m| m.params())
+        .is_some_and(|p| p.meta_protocol_version.is_some());
+    match version.era() {
+        crate::protocol::Era::Stateless if !named => None,
+        _ => Some(version),
+    }
+}
+
+/// The severity of using what was not negotiated: "Both parties MUST: Respect
+/// the negotiated protocol version; Only use capabilities that were
+/// successfully negotiated" from 2025-06-18 on, SHOULD before.
+pub(crate) fn negotiated_severity(version: crate::protocol::Version) -> Severity {
+    use crate::protocol::Version;
+    match version {
+        Version::V2024_11_05 | Version::V2025_03_26 => Severity::Warning,
+        _ => Severity::Error,
+    }
+}
+
+/// The method a request or notification names, with its sender.
+pub(crate) fn sent_method<'c>(ctx: &Ctx<'c>) -> Option<(&'c str, Side)> {
+    let method = ctx.message?.method().filter(|m| !m.is_empty())?;
+    Some((method, ctx.from?))
+}
+
+/// The params of a request `method` the server sends, as `T`, with the
+/// client's capabilities as the trace shows them; `None` for any other
+/// message, so the params of no other message are parsed.
+pub(crate) fn server_request_to_client<'c, T: serde::de::DeserializeOwned>(
+    ctx: &Ctx<'c>,
+    method: &str,
+) -> Option<(T, &'c crate::engine::Capabilities)> {
+    let message = ctx.message.filter(|m| m.method() == Some(method))?;
+    if ctx.from != Some(Side::Server) {
+        return None;
+    }
+    let capabilities = ctx.session.lifecycle.capabilities(Side::Client)?;
+    let params = message.members.params.as_ref()?.parse::<T>()?;
+    Some((params, capabilities))
+}
+
 /// A JSON number as people write it: `3`, `0.5`, `1e-300`.
 pub(crate) fn number(value: f64) -> String {
     if value.fract() == 0.0 && value.abs() < 1e15 {
@@ -182,6 +245,15 @@ pub(crate) mod testing {
         r#"{"from":"client","msg":{"jsonrpc":"2.0","method":"notifications/initialized"}}"#,
         "\n",
     );
+
+    /// [`HANDSHAKE`] with the client advertising `capabilities`.
+    pub fn with_client_capabilities(capabilities: &str) -> String {
+        HANDSHAKE.replacen(
+            r#""capabilities":{}"#,
+            &format!(r#""capabilities":{capabilities}"#),
+            1,
+        )
+    }
 
     /// A HAR document of `entries`, one per line: entry N is on line N + 1.
     pub fn har(entries: &[serde_json::Value]) -> String {
