@@ -4,6 +4,7 @@
 //! Nothing here knows about traces; rules ask these tables.
 
 pub mod capabilities;
+pub mod errors;
 pub mod methods;
 pub mod spec;
 pub mod version;

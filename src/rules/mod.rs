@@ -15,6 +15,9 @@ mod cap_undeclared_but_served;
 mod capability_not_advertised;
 mod direction_ambiguous;
 mod duplicate_response;
+mod error_code_legacy_range;
+mod error_code_reserved_range;
+mod error_code_retired;
 mod http_202_no_body;
 mod http_protocol_version_header;
 mod http_response_stream;
@@ -82,6 +85,9 @@ pub static ALL: &[&Rule] = &[
     &response_to_notification::RULE,
     &duplicate_response::RULE,
     &cap_undeclared_but_served::RULE,
+    &error_code_reserved_range::RULE,
+    &error_code_retired::RULE,
+    &error_code_legacy_range::RULE,
     &response_after_cancel::RULE,
     &unanswered_request::RULE,
     &http_202_no_body::RULE,
@@ -219,6 +225,20 @@ pub(crate) fn server_request_to_client<'c, T: serde::de::DeserializeOwned>(
     let capabilities = ctx.session.lifecycle.capabilities(Side::Client)?;
     let params = message.members.params.as_ref()?.parse::<T>()?;
     Some((params, capabilities))
+}
+
+/// What the revision of an error response says of its code.
+pub(crate) fn error_code_use(ctx: &Ctx) -> Option<(i64, crate::protocol::errors::CodeUse)> {
+    use crate::event::{Body, Outcome};
+    let Some(Body::Response {
+        outcome: Outcome::Error { code: Some(code) },
+        ..
+    }) = ctx.message.map(|m| &m.body)
+    else {
+        return None;
+    };
+    let version = ctx.version?;
+    Some((*code, crate::protocol::errors::classify(*code, version)))
 }
 
 /// A JSON number as people write it: `3`, `0.5`, `1e-300`.
