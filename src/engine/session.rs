@@ -123,6 +123,7 @@ impl Session {
         transition: &Transition,
     ) {
         let seq = self.next_position(from, message);
+        self.note_batch(from, message, location);
         let answered = match transition {
             Transition::Answer(id) => self
                 .side(from.peer())
@@ -212,6 +213,20 @@ impl Session {
         }
         self.only_client_requests &= is_request && from == Side::Client;
         seq
+    }
+
+    /// A batch waits for its first answer; any response of the peer ends
+    /// the wait (every element of a batch shares its location).
+    fn note_batch(&mut self, from: Side, message: &Message, location: Location) {
+        if message
+            .batch
+            .is_some_and(|b| b.requests + b.notifications > 0)
+        {
+            self.side_mut(from).unanswered_batch = Some(location);
+        }
+        if matches!(message.body, Body::Response { .. }) {
+            self.side_mut(from.peer()).unanswered_batch = None;
+        }
     }
 
     /// `reader` answered (or sent progress for) a request that travelled at

@@ -3,6 +3,11 @@
 //!
 //! One rule per file. Registration is one line in [`ALL`].
 
+mod batch_initialize;
+mod batch_receive_support;
+mod batch_removed;
+mod batch_shape;
+mod batch_v1_undefined;
 mod cancel_after_response;
 mod cancel_duplicate;
 mod cancel_initialize;
@@ -49,13 +54,17 @@ mod unknown_method;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::engine::Session;
 use crate::event::{Location, Side};
-use crate::rule::{Ctx, Rule, RuleMeta};
+use crate::rule::{Ctx, Out, Rule, RuleMeta};
 
 /// Every rule, in the order their findings on one line are reported.
 pub static ALL: &[&Rule] = &[
     &invalid_json::RULE,
     &invalid_envelope::RULE,
     &invalid_jsonrpc::RULE,
+    &batch_v1_undefined::RULE,
+    &batch_removed::RULE,
+    &batch_initialize::RULE,
+    &batch_shape::RULE,
     &stdout_pollution::RULE,
     &direction_ambiguous::RULE,
     &unknown_method::RULE,
@@ -83,6 +92,7 @@ pub static ALL: &[&Rule] = &[
     &progress_not_increasing::RULE,
     &response_unknown_id::RULE,
     &response_to_notification::RULE,
+    &batch_receive_support::RULE,
     &duplicate_response::RULE,
     &cap_undeclared_but_served::RULE,
     &error_code_reserved_range::RULE,
@@ -239,6 +249,45 @@ pub(crate) fn error_code_use(ctx: &Ctx) -> Option<(i64, crate::protocol::errors:
     };
     let version = ctx.version?;
     Some((*code, crate::protocol::errors::classify(*code, version)))
+}
+
+/// The batch a message opens (its first element), with who sent it.
+pub(crate) fn opened_batch(ctx: &Ctx) -> Option<(crate::event::Batch, Option<Side>)> {
+    let batch = ctx.message?.batch.filter(|b| b.index == 0)?;
+    Some((batch, ctx.from.or(ctx.event.from)))
+}
+
+/// A batch as findings name it: "the client's batch of 3 messages (2
+/// requests, 1 notification)".
+pub(crate) fn describe_batch(batch: &crate::event::Batch, from: Option<Side>) -> String {
+    let whose = from.map_or("a".to_string(), |side| format!("the {side}'s"));
+    let kinds: Vec<String> = [
+        (batch.requests, "request"),
+        (batch.notifications, "notification"),
+        (batch.responses, "response"),
+    ]
+    .into_iter()
+    .filter(|(n, _)| *n > 0)
+    .map(|(n, kind)| format!("{n} {kind}{}", if n == 1 { "" } else { "s" }))
+    .collect();
+    format!(
+        "{whose} batch of {} message{} ({})",
+        batch.len,
+        if batch.len == 1 { "" } else { "s" },
+        kinds.join(", ")
+    )
+}
+
+/// Reports a batch, once, on its first element, for a revision that has no
+/// batches; a batch holding `initialize` is batch-initialize's.
+pub(crate) fn report_batch(ctx: &Ctx, out: &mut Out, meta: &'static RuleMeta, why: &str) {
+    let Some((batch, from)) = opened_batch(ctx) else {
+        return;
+    };
+    if batch.initialize.is_some() {
+        return;
+    }
+    out.push(ctx.diagnostic(meta, format!("{}: {why}", describe_batch(&batch, from))));
 }
 
 /// A JSON number as people write it: `3`, `0.5`, `1e-300`.
