@@ -29,6 +29,7 @@ mod http_response_stream;
 mod invalid_envelope;
 mod invalid_json;
 mod invalid_jsonrpc;
+mod meta_key_format;
 mod method_direction;
 mod method_version;
 mod notification_with_id;
@@ -65,6 +66,7 @@ pub static ALL: &[&Rule] = &[
     &batch_removed::RULE,
     &batch_initialize::RULE,
     &batch_shape::RULE,
+    &meta_key_format::RULE,
     &stdout_pollution::RULE,
     &direction_ambiguous::RULE,
     &unknown_method::RULE,
