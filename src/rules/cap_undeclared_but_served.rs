@@ -44,8 +44,9 @@ fn check(ctx: &Ctx, out: &mut Out) {
     else {
         return;
     };
-    let Some(path) = methods::method(request.method, version).and_then(|r| r.needs_in(version))
-    else {
+    // A request its sender may not send is method-direction's.
+    let row = methods::method(request.method, version).filter(|r| r.senders.allows(from.peer()));
+    let Some(path) = row.and_then(|r| r.needs_in(version)) else {
         return;
     };
     let Some(advertised) = ctx.session.lifecycle.capabilities(from) else {
@@ -84,6 +85,16 @@ mod tests {
             r#"{"from":"server","msg":{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}}"#
         );
         assert_eq!(findings("cap-undeclared-but-served", &trace), [(5, Info)]);
+    }
+
+    #[test]
+    fn silent_on_the_answer_to_a_request_sent_in_the_wrong_direction() {
+        let trace = format!(
+            "{HANDSHAKE}{}\n{}",
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","id":"s1","method":"tools/call","params":{"name":"x"}}}"#,
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":"s1","result":{"content":[]}}}"#
+        );
+        assert_eq!(findings("cap-undeclared-but-served", &trace), []);
     }
 
     #[test]
