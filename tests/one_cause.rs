@@ -45,7 +45,10 @@ fn a_batch_holding_initialize_is_batch_initialize_only() {
         + r#"{"from":"client","msg":[{"jsonrpc":"2.0","id":5,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}},{"jsonrpc":"2.0","id":6,"method":"ping"}]}"#;
     let found = findings(&trace);
     assert_eq!(
-        found.iter().filter(|(_, rule)| rule.starts_with("batch-")).count(),
+        found
+            .iter()
+            .filter(|(_, rule)| rule.starts_with("batch-"))
+            .count(),
         1,
         "{found:?}"
     );

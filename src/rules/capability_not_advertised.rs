@@ -2,7 +2,7 @@
 //! capability gates it did not advertise that capability. Driven by the
 //! `needs` column of the method table: adding a gate is adding a row there.
 
-use super::{method_version, negotiated_severity, sent_method};
+use super::{judged_version, negotiated_severity, sent_method};
 use crate::diagnostic::Severity;
 use crate::protocol::{capabilities, methods, SpecPage, Versions};
 use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
@@ -27,7 +27,7 @@ pub static META: RuleMeta = RuleMeta {
 pub static RULE: Rule = Rule::on_events(&META, check);
 
 fn check(ctx: &Ctx, out: &mut Out) {
-    let (Some((method, from)), Some(version)) = (sent_method(ctx), method_version(ctx)) else {
+    let (Some((method, from)), Some(version)) = (sent_method(ctx), judged_version(ctx)) else {
         return;
     };
     // A method of another revision or direction has its own rule.

@@ -1,6 +1,6 @@
 //! `method-direction`: a side sends a method that only the other side may send.
 
-use super::{method_version, sent_method};
+use super::{judged_version, sent_method};
 use crate::diagnostic::Severity;
 use crate::engine::Facts;
 use crate::protocol::{methods, SpecPage, Versions};
@@ -33,7 +33,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
     if matches!(ctx.facts, Facts::Cancel(_) | Facts::Progress(_)) {
         return;
     }
-    let version = method_version(ctx);
+    let version = judged_version(ctx);
     let allowed = match version.and_then(|v| methods::method(method, v)) {
         Some(row) => row.senders.allows(from),
         // Unknown, or not of this revision (method-version's): wrong only

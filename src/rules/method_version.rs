@@ -2,7 +2,7 @@
 
 use serde::Deserialize;
 
-use super::{method_version, negotiated_severity, sent_method};
+use super::{judged_version, negotiated_severity, sent_method};
 use crate::diagnostic::Severity;
 use crate::event::Side;
 use crate::protocol::{capabilities, methods, SpecPage, Versions};
@@ -28,7 +28,7 @@ pub static META: RuleMeta = RuleMeta {
 pub static RULE: Rule = Rule::on_events(&META, check);
 
 fn check(ctx: &Ctx, out: &mut Out) {
-    let (Some((method, from)), Some(version)) = (sent_method(ctx), method_version(ctx)) else {
+    let (Some((method, from)), Some(version)) = (sent_method(ctx), judged_version(ctx)) else {
         return;
     };
     // Unknown methods are unknown-method's; one no revision lets this side

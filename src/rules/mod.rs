@@ -194,7 +194,7 @@ pub(crate) fn describe_request(side: Side, request: &crate::engine::RequestView)
 /// except that in 2026-07-28 only a message naming its version in `_meta`
 /// is surely of that revision (one endpoint may serve both eras, and an
 /// `initialize` or `ping` without it belongs to a handshake session).
-pub(crate) fn method_version(ctx: &Ctx) -> Option<crate::protocol::Version> {
+pub(crate) fn judged_version(ctx: &Ctx) -> Option<crate::protocol::Version> {
     let version = ctx.version?;
     let named = ctx
         .message
