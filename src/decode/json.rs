@@ -415,6 +415,10 @@ pub(crate) fn message_of(raw: ObjectOr<RawMessage<'_>>) -> Message {
     }
 }
 
+/// Built once: building a searcher costs more than most searches.
+static PROTOCOL_VERSION: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+    std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"protocolVersion"));
+
 /// `result.protocolVersion`, looked for only when the text can contain it,
 /// so ordinary results are never parsed twice.
 fn initialize_version(result: &RawValue) -> Option<Box<str>> {
@@ -424,8 +428,7 @@ fn initialize_version(result: &RawValue) -> Option<Box<str>> {
         protocol_version: Option<Cow<'a, str>>,
     }
     let text = result.get();
-    if !text.starts_with('{') || memchr::memmem::find(text.as_bytes(), b"protocolVersion").is_none()
-    {
+    if !text.starts_with('{') || PROTOCOL_VERSION.find(text.as_bytes()).is_none() {
         return None;
     }
     serde_json::from_str::<InitializeResult>(text)

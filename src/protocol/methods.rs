@@ -2,6 +2,10 @@
 //! the capability it needs. One row per method and span of revisions in
 //! which its senders are the same.
 
+use std::sync::LazyLock;
+
+use foldhash::HashMap;
+
 use super::version::{Version, Versions};
 use super::Side;
 
@@ -150,16 +154,24 @@ pub static METHODS: &[MethodRow] = &[
     row("notifications/subscriptions/acknowledged", N, S, STATELESS),
 ];
 
+/// The rows of each method name: every message looks its method up, several
+/// times, so a lookup is one hash rather than a scan of the table.
+static BY_NAME: LazyLock<HashMap<&'static str, Vec<&'static MethodRow>>> = LazyLock::new(|| {
+    let mut index: HashMap<&'static str, Vec<&'static MethodRow>> = HashMap::default();
+    for row in METHODS {
+        index.entry(row.name).or_default().push(row);
+    }
+    index
+});
+
 /// The row of `name` in `version`, if the method exists there.
 pub fn method(name: &str, version: Version) -> Option<&'static MethodRow> {
-    METHODS
-        .iter()
-        .find(|row| row.name == name && row.versions.contains(version))
+    rows(name).find(|row| row.versions.contains(version))
 }
 
 /// Every row of `name`, in any revision.
 pub fn rows(name: &str) -> impl Iterator<Item = &'static MethodRow> + '_ {
-    METHODS.iter().filter(move |row| row.name == name)
+    BY_NAME.get(name).into_iter().flatten().copied()
 }
 
 /// The revisions in which `sender` may send `name`.

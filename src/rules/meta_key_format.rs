@@ -2,13 +2,17 @@
 //! one under a prefix reserved for MCP that the specification does not
 //! define (info).
 
-use std::collections::BTreeMap;
+use std::borrow::Cow;
+use std::fmt;
+use std::sync::LazyLock;
 
-use serde::de::IgnoredAny;
+use memchr::memmem;
+
+use serde::de::{IgnoredAny, MapAccess, Visitor};
 use serde::Deserialize;
 
 use crate::diagnostic::Severity;
-use crate::event::{Body, Json};
+use crate::event::Body;
 use crate::protocol::{meta, SpecPage, Version, Versions};
 use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
 use crate::sanitize::escape_controls;
@@ -31,12 +35,54 @@ pub static META: RuleMeta = RuleMeta {
 
 pub static RULE: Rule = Rule::on_events(&META, check);
 
-/// `params._meta` or `result._meta`, its keys in order.
-#[derive(Deserialize)]
-struct WithMeta {
-    #[serde(rename = "_meta")]
-    meta: Option<BTreeMap<String, IgnoredAny>>,
+/// The keys of `_meta` objects that break the grammar, and those under a
+/// reserved prefix the revision does not define, as findings show them.
+#[derive(Default)]
+struct OddKeys {
+    malformed: Vec<String>,
+    unknown: Vec<String>,
 }
+
+impl OddKeys {
+    /// Sorts one key; a well-formed key costs no allocation.
+    fn note(&mut self, key: &str, version: Version) {
+        if let Some(problem) = meta::key_problem(key) {
+            self.malformed.push(format!("{}: {problem}", quoted(key)));
+        } else if meta::is_reserved(key, version) && !meta::is_known_reserved(key, version) {
+            self.unknown.push(quoted(key));
+        }
+    }
+}
+
+/// Reads one `_meta` object into [`OddKeys`], skipping its values.
+struct MetaVisitor<'o> {
+    odd: &'o mut OddKeys,
+    version: Version,
+}
+
+/// A key, borrowed unless it holds escapes.
+#[derive(Deserialize)]
+struct Key<'a>(#[serde(borrow)] Cow<'a, str>);
+
+impl<'de> Visitor<'de> for MetaVisitor<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a _meta object")
+    }
+
+    fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<(), M::Error> {
+        while let Some(Key(key)) = map.next_key()? {
+            map.next_value::<IgnoredAny>()?;
+            self.odd.note(&key, self.version);
+        }
+        Ok(())
+    }
+}
+
+/// The member name that opens a `_meta` object, searched once per message.
+static META_MEMBER: LazyLock<memmem::Finder<'static>> =
+    LazyLock::new(|| memmem::Finder::new(b"\"_meta\""));
 
 fn check(ctx: &Ctx, out: &mut Out) {
     let (Some(message), Some(version)) = (ctx.message, ctx.version) else {
@@ -46,31 +92,21 @@ fn check(ctx: &Ctx, out: &mut Out) {
         Body::Response { .. } => message.members.result.as_ref(),
         _ => message.members.params.as_ref(),
     };
-    let Some(keys) = member.and_then(meta_keys) else {
-        return;
-    };
-    let malformed: Vec<String> = keys
-        .keys()
-        .filter_map(|k| Some(format!("{}: {}", quoted(k), meta::key_problem(k)?)))
-        .collect();
-    let unknown: Vec<String> = keys
-        .keys()
-        .filter(|k| meta::is_reserved(k, version) && !meta::is_known_reserved(k, version))
-        .map(|k| quoted(k))
-        .collect();
-    if !malformed.is_empty() {
+    let Some(member) = member else { return };
+    let odd = odd_keys(member.text(), version);
+    if !odd.malformed.is_empty() {
         out.push(ctx.diagnostic(
             &META,
-            format!("malformed _meta key {}", malformed.join("; ")),
+            format!("malformed _meta key {}", odd.malformed.join("; ")),
         ));
     }
-    if !unknown.is_empty() {
+    if !odd.unknown.is_empty() {
         out.push(
             ctx.diagnostic(
                 &META,
                 format!(
                     "_meta key {} uses a prefix reserved for MCP, but {version} defines no such key",
-                    unknown.join(", ")
+                    odd.unknown.join(", ")
                 ),
             )
             .with_severity(Severity::Info),
@@ -78,11 +114,25 @@ fn check(ctx: &Ctx, out: &mut Out) {
     }
 }
 
-/// The `_meta` keys of a member, read only when its text has a `_meta`.
-fn meta_keys(member: &Json) -> Option<BTreeMap<String, IgnoredAny>> {
-    let text = member.text();
-    memchr::memmem::find(text.as_bytes(), b"\"_meta\"")?;
-    member.parse::<WithMeta>()?.meta
+/// The odd keys of every `_meta` object in a member's text. Only the `_meta`
+/// objects are parsed, found by their member name: a message without one
+/// costs a byte search, and the rest of one with it is not read.
+fn odd_keys(text: &str, version: Version) -> OddKeys {
+    let mut odd = OddKeys::default();
+    for at in META_MEMBER.find_iter(text.as_bytes()) {
+        let rest = text[at + META_MEMBER.needle().len()..].trim_start();
+        let Some(value) = rest.strip_prefix(':') else {
+            continue; // the string "_meta" as a value, not a member name
+        };
+        let mut deserializer = serde_json::Deserializer::from_str(value);
+        let visitor = MetaVisitor {
+            odd: &mut odd,
+            version,
+        };
+        // A `_meta` that is not an object is the schema's business.
+        let _ = serde::Deserializer::deserialize_map(&mut deserializer, visitor);
+    }
+    odd
 }
 
 /// A key as a finding shows it: quoted and escaped.
@@ -113,6 +163,14 @@ mod tests {
             check(&lines),
             [(4, Warning), (5, Info), (6, Warning), (6, Info)]
         );
+    }
+
+    #[test]
+    fn reads_nested_meta_objects_too() {
+        let lines = [
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a","inputSchema":{"type":"object"},"_meta":{"ui widget":1}}]}}}"#,
+        ];
+        assert_eq!(check(&lines), [(4, Warning)]);
     }
 
     #[test]
