@@ -1,5 +1,7 @@
 //! `method-version`: a method that does not exist in the revision the session speaks.
 
+use std::borrow::Cow;
+
 use serde::Deserialize;
 
 use super::{judged_version, negotiated_severity, sent_method};
@@ -64,14 +66,14 @@ fn check(ctx: &Ctx, out: &mut Out) {
 /// lacks the extension (a side whose capabilities are unknown may have it).
 fn extension_allowed(ctx: &Ctx, from: Side, id: &str) -> bool {
     [Side::Client, Side::Server].into_iter().all(|side| {
-        let shown = match side {
+        let shown: Option<Cow<serde_json::Value>> = match side {
             // A 2026-07-28 client request carries its own capabilities.
-            Side::Client if from == Side::Client => own_client_capabilities(ctx),
+            Side::Client if from == Side::Client => own_client_capabilities(ctx).map(Cow::Owned),
             _ => None,
         };
         let shown = shown.or_else(|| {
             let caps = ctx.session.lifecycle.capabilities(side)?;
-            Some(caps.value.clone())
+            Some(Cow::Borrowed(&caps.value))
         });
         shown.is_none_or(|caps| capabilities::extension_advertised(&caps, id))
     })
