@@ -237,8 +237,8 @@ pub struct Message {
     pub body: Body,
     pub problems: Vec<ShapeProblem>,
     /// Its place in a batch, and what the batch holds (`None` for a message
-    /// that is the whole line).
-    pub batch: Option<Batch>,
+    /// that is the whole line). Boxed: batches are rare, messages are not.
+    pub batch: Option<Box<Batch>>,
     /// The members as written, for rules that read more than the lean fields.
     pub members: Members,
 }
@@ -292,7 +292,7 @@ pub struct Members {
 impl Message {
     /// The message's index in its batch, if it came in one.
     pub fn batch_index(&self) -> Option<u32> {
-        self.batch.map(|b| b.index)
+        self.batch.as_ref().map(|b| b.index)
     }
 
     pub fn method(&self) -> Option<&str> {

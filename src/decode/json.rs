@@ -461,10 +461,10 @@ pub(crate) fn messages_of(raw: OneOrBatch<'_>, mut each: impl FnMut(Message)) {
             let mut messages: Vec<Message> = items.into_iter().map(message_of).collect();
             let shape = batch_shape(&messages);
             for (i, mut message) in messages.drain(..).enumerate() {
-                message.batch = Some(Batch {
+                message.batch = Some(Box::new(Batch {
                     index: i as u32,
                     ..shape
-                });
+                }));
                 each(message);
             }
         }

@@ -220,6 +220,7 @@ impl Session {
     fn note_batch(&mut self, from: Side, message: &Message, location: Location) {
         if message
             .batch
+            .as_ref()
             .is_some_and(|b| b.requests + b.notifications > 0)
         {
             self.side_mut(from).unanswered_batch = Some(location);

@@ -37,7 +37,7 @@ struct InitializeParams {
 }
 
 fn check(ctx: &Ctx, out: &mut Out) {
-    let Some(batch) = ctx.message.and_then(|m| m.batch) else {
+    let Some(batch) = ctx.message.and_then(|m| m.batch.as_deref()) else {
         return;
     };
     if batch.initialize != Some(batch.index) {

@@ -255,8 +255,8 @@ pub(crate) fn error_code_use(ctx: &Ctx) -> Option<(i64, crate::protocol::errors:
 
 /// The batch a message opens (its first element), with who sent it.
 pub(crate) fn opened_batch(ctx: &Ctx) -> Option<(crate::event::Batch, Option<Side>)> {
-    let batch = ctx.message?.batch.filter(|b| b.index == 0)?;
-    Some((batch, ctx.from.or(ctx.event.from)))
+    let batch = ctx.message?.batch.as_deref().filter(|b| b.index == 0)?;
+    Some((*batch, ctx.from.or(ctx.event.from)))
 }
 
 /// A batch as findings name it: "the client's batch of 3 messages (2
