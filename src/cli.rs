@@ -8,6 +8,7 @@ use clap::{Parser, ValueEnum};
 use crate::decode::Format;
 use crate::diagnostic::Severity;
 use crate::engine::Engine;
+use crate::explain;
 use crate::input::{self, InputError, InputPath, SourceText};
 use crate::lint::Linter;
 use crate::protocol::Version;
@@ -20,26 +21,30 @@ pub const EXIT_CLEAN: u8 = 0;
 pub const EXIT_FINDINGS: u8 = 1;
 pub const EXIT_TROUBLE: u8 = 2;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum InputFormat {
-    /// Decide per input from its first lines.
-    Auto,
-    /// `{"ts":…,"from":"client","session":"s1","msg":{…}}` per line.
-    Canonical,
-    /// One JSON-RPC message per line, no envelope; directions are inferred.
-    Bare,
-    /// A HAR 1.2 capture of Streamable HTTP (browser devtools, Playwright, mitmproxy).
-    Har,
-    /// Claude Desktop's mcp.log or mcp-server-NAME.log.
-    ClaudeLog,
-    /// VS Code's "MCP: <server>" output channel (log level Debug or Trace).
-    VscodeLog,
-    /// An mcpsnoop session log (JSON lines, one observed frame each).
-    Mcpsnoop,
-    /// An MCP Inspector protocol-history export (History screen, Export JSON).
-    Inspector,
-    /// An MCP Inspector network export (Network screen, Export JSON).
-    InspectorNetwork,
+/// `--input-format`: `auto` (`None`, detected per input) or a format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct InputFormat(pub Option<Format>);
+
+/// Every value of `--input-format`, from the decoder's own list.
+static INPUT_FORMATS: std::sync::LazyLock<Vec<InputFormat>> = std::sync::LazyLock::new(|| {
+    std::iter::once(None)
+        .chain(Format::SELECTABLE.iter().copied().map(Some))
+        .map(InputFormat)
+        .collect()
+});
+
+impl ValueEnum for InputFormat {
+    fn value_variants<'a>() -> &'a [Self] {
+        &INPUT_FORMATS
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        let (name, help) = match self.0 {
+            None => ("auto", "Decide per input from its first lines"),
+            Some(format) => (format.name(), format.description()),
+        };
+        Some(clap::builder::PossibleValue::new(name).help(help))
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -58,10 +63,18 @@ pub enum ColorChoice {
 
 /// Lint recorded Model Context Protocol sessions for protocol violations.
 #[derive(Debug, Parser)]
-#[command(name = "mcp-lint", version, about)]
+#[command(
+    name = "mcp-lint",
+    version,
+    about,
+    args_conflicts_with_subcommands = true
+)]
 pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+
     /// Trace files, directories (walked for *.jsonl, *.ndjson, *.har, and *.log files that are
-    /// Claude Desktop or VS Code MCP logs), or - for stdin.
+    /// Claude Desktop, Claude Code, Cursor, VS Code or supergateway MCP logs), or - for stdin.
     #[arg(value_name = "PATH")]
     pub paths: Vec<PathBuf>,
 
@@ -70,7 +83,7 @@ pub struct Cli {
     pub format: OutputFormat,
 
     /// Input format.
-    #[arg(long, value_enum, default_value_t = InputFormat::Auto)]
+    #[arg(long, value_enum, default_value_t = InputFormat(None))]
     pub input_format: InputFormat,
 
     /// Exit with 1 when a finding of this severity or worse is reported.
@@ -93,7 +106,7 @@ pub struct Cli {
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
 
-    /// List the rules and exit.
+    /// List the rules and exit (the same as `mcp-lint rule --all`).
     #[arg(long)]
     pub list_rules: bool,
 
@@ -102,6 +115,61 @@ pub struct Cli {
     /// initialize result in the trace overrides it.
     #[arg(long, value_name = "VERSION", value_parser = parse_version)]
     pub protocol_version: Option<Version>,
+}
+
+#[derive(Debug, clap::Subcommand)]
+pub enum Command {
+    /// Print a rule's page (what it finds, why, a bad and a good example), or
+    /// list every rule with --all.
+    Rule {
+        /// A rule id, such as cancel-unknown-request.
+        #[arg(required_unless_present = "all")]
+        id: Option<String>,
+        /// List every rule: id, family, default severity, versions, summary.
+        #[arg(long, conflicts_with = "id")]
+        all: bool,
+        /// How to print the list.
+        #[arg(long, value_enum, default_value_t = ListFormat::Text)]
+        format: ListFormat,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ListFormat {
+    Text,
+    /// `{"rules":[{"id","family","severity","versions","summary","url"}]}`
+    Json,
+}
+
+/// `mcp-lint rule`: prints a page, or the list.
+fn run_rule_command(id: Option<&str>, format: ListFormat, out: &mut dyn Write) -> u8 {
+    let written = match (id, format) {
+        (None, ListFormat::Text) => explain::write_list(out),
+        (None, ListFormat::Json) => explain::write_json(out),
+        (Some(id), _) => match explain::page(id) {
+            Some(page) => out.write_all(page.as_bytes()),
+            None => {
+                error(unknown_rule(id));
+                return EXIT_TROUBLE;
+            }
+        },
+    };
+    match written {
+        Ok(()) => EXIT_CLEAN,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => EXIT_CLEAN,
+        Err(_) => EXIT_TROUBLE,
+    }
+}
+
+/// Says a rule id does not exist, and which one the user may have meant.
+fn unknown_rule(id: &str) -> String {
+    let id = crate::sanitize::escape_controls(id);
+    match explain::nearest_id(&id) {
+        Some(near) => format!(
+            "unknown rule {id:?}: did you mean {near:?}? (mcp-lint rule --all lists every rule)"
+        ),
+        None => format!("unknown rule {id:?} (mcp-lint rule --all lists every rule)"),
+    }
 }
 
 fn parse_version(text: &str) -> Result<Version, String> {
@@ -118,10 +186,7 @@ fn error(message: impl std::fmt::Display) {
 fn selected_rules(cli: &Cli) -> Result<Vec<&'static Rule>, String> {
     for id in cli.select.iter().chain(&cli.ignore) {
         if rules::find(id).is_none() {
-            return Err(format!(
-                "unknown rule {:?} (see --list-rules)",
-                crate::sanitize::escape_controls(id)
-            ));
+            return Err(unknown_rule(id));
         }
     }
     Ok(rules::ALL
@@ -144,20 +209,6 @@ fn use_color(choice: ColorChoice) -> bool {
     }
 }
 
-fn list_rules(out: &mut dyn Write) -> std::io::Result<()> {
-    for rule in rules::ALL {
-        let meta = rule.meta();
-        writeln!(
-            out,
-            "{:<28} {:<8} {}",
-            meta.id,
-            meta.default_severity.as_str(),
-            meta.summary
-        )?;
-    }
-    Ok(())
-}
-
 /// Reads stdin through the linter, spooling it to a temporary file so the
 /// report can quote its lines afterwards.
 fn lint_stdin(linter: &mut Linter, source: u32) -> std::io::Result<Option<SourceText>> {
@@ -178,12 +229,11 @@ fn lint_stdin(linter: &mut Linter, source: u32) -> std::io::Result<Option<Source
 /// Runs mcp-lint as the command line asks and returns the exit code.
 pub fn run(cli: Cli) -> u8 {
     let mut stdout = std::io::stdout().lock();
+    if let Some(Command::Rule { id, format, .. }) = &cli.command {
+        return run_rule_command(id.as_deref(), *format, &mut stdout);
+    }
     if cli.list_rules {
-        return match list_rules(&mut stdout) {
-            Ok(()) => EXIT_CLEAN,
-            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => EXIT_CLEAN,
-            Err(_) => EXIT_TROUBLE,
-        };
+        return run_rule_command(None, ListFormat::Text, &mut stdout);
     }
     if cli.paths.is_empty() {
         error("no input: name trace files or directories, or - for stdin (see --help)");
@@ -205,17 +255,7 @@ pub fn run(cli: Cli) -> u8 {
             return EXIT_TROUBLE;
         }
     };
-    let format = match cli.input_format {
-        InputFormat::Auto => None,
-        InputFormat::Canonical => Some(Format::Canonical),
-        InputFormat::Bare => Some(Format::Bare),
-        InputFormat::Har => Some(Format::Har),
-        InputFormat::ClaudeLog => Some(Format::ClaudeLog),
-        InputFormat::VscodeLog => Some(Format::VscodeLog),
-        InputFormat::Mcpsnoop => Some(Format::Mcpsnoop),
-        InputFormat::Inspector => Some(Format::Inspector),
-        InputFormat::InspectorNetwork => Some(Format::InspectorNetwork),
-    };
+    let format = cli.input_format.0;
 
     let (inputs, walk_errors) = input::expand(&cli.paths);
     let mut trouble = !walk_errors.is_empty();

@@ -56,6 +56,9 @@ pub struct Diagnostic {
     /// A short label for the offending line; the rule's summary when `None`.
     pub label: Option<String>,
     pub spec_url: Option<String>,
+    /// The finding rests on a failure the client's log reports in words,
+    /// not on messages the trace shows.
+    pub reported_by_client: bool,
 }
 
 impl Diagnostic {
@@ -82,6 +85,7 @@ impl Diagnostic {
             note: None,
             label: None,
             spec_url: meta.spec_url(version),
+            reported_by_client: false,
         }
     }
 
@@ -110,6 +114,12 @@ impl Diagnostic {
 
     pub fn with_label(mut self, label: impl Into<String>) -> Self {
         self.label = Some(label.into());
+        self
+    }
+
+    /// Marks a finding the client's log reported.
+    pub fn reported_by_client(mut self) -> Self {
+        self.reported_by_client = true;
         self
     }
 

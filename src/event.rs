@@ -5,7 +5,7 @@
 //! touches the raw JSON again. Text for reports is read back from the source.
 
 use std::borrow::Cow;
-use std::fmt;
+use std::fmt::{self, Write as _};
 
 use compact_str::CompactString;
 
@@ -28,9 +28,18 @@ impl fmt::Display for Key {
         match self {
             Key::Int(n) => write!(f, "{n}"),
             Key::BigInt(text) => f.write_str(text),
-            // Debug-quoting escapes control characters, so an id from the
-            // trace can never reach a terminal raw.
-            Key::Str(s) => write!(f, "{:?}", s.as_str()),
+            // Quoted as JSON would quote it; control characters stay as
+            // they are here and are escaped once, by the report.
+            Key::Str(s) => {
+                f.write_char('"')?;
+                for c in s.chars() {
+                    if matches!(c, '"' | '\\') {
+                        f.write_char('\\')?;
+                    }
+                    f.write_char(c)?;
+                }
+                f.write_char('"')
+            }
         }
     }
 }
@@ -241,6 +250,11 @@ pub struct Message {
     pub batch: Option<Box<Batch>>,
     /// The members as written, for rules that read more than the lean fields.
     pub members: Members,
+    /// The log shows this message only in part (Claude Desktop's
+    /// payload-free lines, a payload a logger cut at depth), so a member it
+    /// does not show may still have been sent. Rules must not conclude
+    /// anything from a missing member of such a message.
+    pub incomplete: bool,
 }
 
 /// A JSON value as written in the trace (valid JSON, no surrounding space).
@@ -323,6 +337,37 @@ pub enum Transport {
     StreamAborted(String),
     /// An HTTP exchange began: what the capture says of it beyond its messages.
     Http(Box<HttpExchange>),
+    /// A protocol failure the client's log reports in words (its SDK or
+    /// runtime noticed it); the log may not hold the message itself. The
+    /// sender of the event is the side at fault.
+    ClientReported(Box<ClientReport>),
+    /// The log of a known client ended without holding a single protocol
+    /// message or reported failure (only "calling tool X" lines): nothing
+    /// could be checked. The text names the client.
+    NoMessages(String),
+}
+
+/// What a client's log says went wrong.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClientReport {
+    pub failure: ReportedFailure,
+    /// The embedded message or quoted output, as logged (untrusted text),
+    /// when the log holds it.
+    pub quoted: Option<String>,
+}
+
+/// The failures a client's SDK reports, each the finding of an existing rule.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ReportedFailure {
+    /// `Received a response for an unknown message ID` (response-unknown-id).
+    UnknownResponseId(Option<RequestId>),
+    /// `Received a progress notification for an unknown token` (progress-unknown-token).
+    UnknownProgressToken(Option<ProgressToken>),
+    /// `Request timed out`: no response within the client's timeout (unanswered-request).
+    TimedOut,
+    /// The client could not parse a line of the server's stdout (stdout-pollution);
+    /// the text is the parser's error.
+    NotJson(String),
 }
 
 /// The HTTP facts of one exchange of Streamable HTTP.
@@ -382,9 +427,10 @@ pub struct Location {
     pub source: u32,
     /// 1-based line number.
     pub line: u64,
-    /// Byte offset of the line start.
+    /// Byte offset of the line start; for an event inside a line too long
+    /// to quote (a one-line export), of the event's place in it.
     pub offset: u64,
-    /// Length of the line in bytes, without its line terminator.
+    /// Length of the line (or of that window) in bytes, without the line terminator.
     pub len: u32,
 }
 

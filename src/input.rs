@@ -14,7 +14,7 @@ const MMAP_THRESHOLD: u64 = 256 * 1024;
 pub const TRACE_EXTENSIONS: &[&str] = &["jsonl", "ndjson", "har"];
 
 /// Log files are many, and most are not MCP logs: a walk picks up a `*.log`
-/// file only when its start reads as a Claude Desktop or VS Code MCP log.
+/// file only when its start reads as a Claude Desktop, Claude Code, Cursor, VS Code or supergateway MCP log.
 const LOG_EXTENSION: &str = "log";
 
 /// How much of a `*.log` file is read to recognise it (as much as detection reads).
@@ -27,7 +27,15 @@ fn is_mcp_log(path: &Path) -> bool {
         .is_ok()
         && matches!(
             crate::decode::detect(&head),
-            crate::decode::Format::ClaudeLog | crate::decode::Format::VscodeLog
+            crate::decode::Format::ClaudeLog
+                | crate::decode::Format::VscodeLog
+                | crate::decode::Format::ClaudeCode
+                | crate::decode::Format::CursorLog
+                | crate::decode::Format::Supergateway
+                | crate::decode::Format::GoSdkLog
+                | crate::decode::Format::PythonSdkLog
+                | crate::decode::Format::LibrechatLog
+                | crate::decode::Format::McpRemoteLog
         )
 }
 

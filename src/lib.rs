@@ -16,6 +16,7 @@ pub mod decode;
 pub mod diagnostic;
 pub mod engine;
 pub mod event;
+pub mod explain;
 pub mod generate;
 pub mod input;
 pub mod lint;

@@ -190,6 +190,14 @@ impl Rule {
         }
     }
 
+    /// This rule, also looking at each session once, when it ends.
+    pub const fn and_session_end(self, end: fn(&Session, &mut Out)) -> Rule {
+        Rule {
+            session_end: end,
+            ..self
+        }
+    }
+
     pub fn meta(&self) -> &'static RuleMeta {
         self.meta
     }
@@ -206,8 +214,10 @@ pub struct Ctx<'a> {
     pub from: Option<Side>,
     /// The session before this event.
     pub session: &'a Session,
-    /// The revision this message is read in, when it is known: the
-    /// negotiated one, or the one a 2026-07-28 request names.
+    /// Every revision this event may be read in, as far as the trace shows.
+    pub versions: Versions,
+    /// The revision this event is read in, when it is known (the only one
+    /// of `versions`): the negotiated one, or the one a 2026-07-28 request names.
     pub version: Option<Version>,
     pub facts: Facts<'a>,
     /// The last line of this input that could not be read at all.

@@ -64,6 +64,57 @@ fn json_output_of_the_readme_example() {
 }
 
 #[test]
+fn json_lines_hold_the_json_report_one_finding_a_line() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let trace = "testdata/session-with-violations.jsonl";
+    let lines = mcp_lint(&["--format", "json-lines", trace], dir);
+    assert_eq!(lines.status.code(), Some(1));
+    let lines: Vec<serde_json::Value> = text(&lines.stdout)
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    let document = mcp_lint(&["--format", "json", trace], dir);
+    let document: serde_json::Value = serde_json::from_slice(&document.stdout).unwrap();
+    let (last, findings) = lines.split_last().unwrap();
+    assert_eq!(findings, document["diagnostics"].as_array().unwrap());
+    assert_eq!(last["summary"], document["summary"]);
+    assert_eq!(last["version"], 1);
+}
+
+#[test]
+fn failures_the_client_reports_are_marked_in_every_output_format() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let log = "testdata/claude-code/mcp-logs-progress-after-result.jsonl";
+    let json = mcp_lint(&["--format", "json", log], dir);
+    let document: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let diagnostics = document["diagnostics"].as_array().unwrap();
+    assert_eq!(diagnostics.len(), 3);
+    assert!(diagnostics
+        .iter()
+        .all(|d| d["reported_by_client"] == serde_json::Value::Bool(true)));
+    let sarif = mcp_lint(&["--format", "sarif", log], dir);
+    let document: serde_json::Value = serde_json::from_slice(&sarif.stdout).unwrap();
+    let results = document["runs"][0]["results"].as_array().unwrap();
+    assert!(results
+        .iter()
+        .all(|r| r["properties"]["reportedByClient"] == serde_json::Value::Bool(true)));
+    for format in ["human", "concise", "github"] {
+        let out = text(&mcp_lint(&["--format", format, log], dir).stdout);
+        assert_eq!(
+            out.matches("the client reports: ").count(),
+            3,
+            "{format}:\n{out}"
+        );
+    }
+    // Findings from messages carry no mark.
+    let plain = mcp_lint(
+        &["--format", "json", "testdata/session-with-violations.jsonl"],
+        dir,
+    );
+    assert!(!text(&plain.stdout).contains("reported_by_client"));
+}
+
+#[test]
 fn github_and_sarif_output_of_the_readme_example() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
     let out = mcp_lint(
@@ -179,7 +230,7 @@ fn directories_are_walked_and_an_empty_one_is_an_error() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         text(&out.stdout),
-        "traces/nested/b.ndjson:1: error[invalid-json]: the line is not valid JSON: expected ident (column 2)\nFound 1 error, 0 warnings, 0 infos in 2 files (4 events, 1 session).\n"
+        "traces/nested/b.ndjson:1: error[invalid-json]: the file is in no known format: no line is JSON or a line of a known client's log (name the format with --input-format if it is one)\nFound 1 error, 0 warnings, 0 infos in 2 files (4 events, 1 session).\n"
     );
     let out = mcp_lint(&["empty"], dir.path());
     assert_eq!(out.status.code(), Some(2));

@@ -13,6 +13,14 @@ const FORMATS: &[&str] = &[
     "mcpsnoop",
     "inspector",
     "inspector-network",
+    "claude-code",
+    "cursor-log",
+    "supergateway",
+    "go-sdk-log",
+    "python-sdk-log",
+    "mcpspy",
+    "librechat-log",
+    "mcp-remote-log",
 ];
 
 fn mcp_lint(args: &[&str], cwd: &Path) -> Output {
@@ -118,6 +126,209 @@ fn broken_claude_desktop_logs() {
     assert_eq!(code, Some(1));
     assert!(stderr.is_empty(), "{stderr}");
     insta::assert_snapshot!(stdout);
+}
+
+#[test]
+fn broken_payload_free_claude_desktop_lines() {
+    let good = fixture("claude-log/mcp-payload-free-2026.log");
+    let (stdout, code, stderr) = lint_files(
+        "claude-log",
+        &[
+            // A method without its closing quote, and a word no summary has.
+            (
+                "summary.log",
+                replace(
+                    &replace(&good, "method=\"tools/list\"", b"method=\"tools/list"),
+                    "id=1 result",
+                    b"id=1 payload",
+                ),
+            ),
+        ],
+    );
+    assert_eq!(code, Some(1));
+    assert!(stderr.is_empty(), "{stderr}");
+    insta::assert_snapshot!(stdout);
+}
+
+#[test]
+fn broken_claude_code_logs() {
+    let good = fixture("claude-code/mcp-logs-progress-after-result.jsonl");
+    let debug = fixture("claude-code/debug-meterian.log");
+    let array = fixture("claude-code/mcp-logs-array-2025.json");
+    let (stdout, code, stderr) = lint_files(
+        "claude-code",
+        &[
+            // Cut in a record, as a file still being written; then NUL
+            // padding, as a crash leaves it.
+            (
+                "cut.jsonl",
+                [cut_in_line(&good, 7), b"\n\0\0\0\0".to_vec()].concat(),
+            ),
+            // A record that is not JSON, and bytes that are not UTF-8.
+            (
+                "malformed.jsonl",
+                replace(&good, "{\"debug\":\"Closing", b"{debug:\"Clos\xe9ing"),
+            ),
+            // The debug log and the pretty-printed array, cut.
+            ("debug.log", cut_in_line(&debug, 10)),
+            ("array.json", cut_in_line(&array, 15)),
+        ],
+    );
+    assert_eq!(code, Some(1));
+    assert!(stderr.is_empty(), "{stderr}");
+    insta::assert_snapshot!(stdout);
+}
+
+#[test]
+fn broken_cursor_logs() {
+    let good = fixture("cursor-log/mcp-logs-2025-tagged.log");
+    let (stdout, code, stderr) = lint_files(
+        "cursor-log",
+        &[
+            // Cut in the last line, as a log still being written: a sentence
+            // cut short is not a report, and is skipped.
+            ("cut.log", cut_in_line(&good, 10)),
+            // Bytes that are not UTF-8 in a reported line and in stderr.
+            (
+                "latin1.log",
+                replace(
+                    &replace(&good, "Aggregator", b"Aggr\xe9gator"),
+                    "Processing",
+                    b"Proc\xe9ssing",
+                ),
+            ),
+        ],
+    );
+    assert_eq!(code, Some(1));
+    assert!(stderr.is_empty(), "{stderr}");
+    insta::assert_snapshot!(stdout);
+}
+
+#[test]
+fn broken_supergateway_logs() {
+    let text = fixture("supergateway/sse-info-level.log");
+    let json = fixture("supergateway/streamable-json-format.jsonl");
+    let (stdout, code, stderr) = lint_files(
+        "supergateway",
+        &[
+            // Cut inside a printout that spans lines.
+            ("cut.log", cut_in_line(&text, 15)),
+            // A printout with text no logger writes, and a byte that is not UTF-8.
+            (
+                "garbled.log",
+                replace(
+                    &replace(&text, "id: 41,", b"id: 41 oops,"),
+                    "notes from",
+                    b"not\xe9s from",
+                ),
+            ),
+            // A JSON record cut short, and one that names a message but holds none.
+            ("cut.jsonl", cut_in_line(&json, 9)),
+            (
+                "empty-data.jsonl",
+                replace(
+                    &json,
+                    r#"","data":{"jsonrpc":"2.0","id":0,"#,
+                    br#"","nodata":{"jsonrpc":"2.0","id":0,"#,
+                ),
+            ),
+        ],
+    );
+    assert_eq!(code, Some(1));
+    assert!(stderr.is_empty(), "{stderr}");
+    insta::assert_snapshot!(stdout);
+}
+
+#[test]
+fn broken_go_sdk_logs() {
+    let good = fixture("go-sdk/logging-transport-client.log");
+    let (stdout, code, stderr) = lint_files(
+        "go-sdk-log",
+        &[
+            ("cut.log", cut_in_line(&good, 9)),
+            (
+                "read-error.log",
+                [
+                    &good[..],
+                    b"read error: invalid character 'S' looking for beginning of value\n",
+                ]
+                .concat(),
+            ),
+        ],
+    );
+    assert_eq!(code, Some(1));
+    assert!(stderr.is_empty(), "{stderr}");
+    insta::assert_snapshot!(stdout);
+}
+
+#[test]
+fn broken_python_sdk_logs() {
+    let good = fixture("python-sdk/sse-server-debug.log");
+    let (stdout, code, stderr) = lint_files(
+        "python-sdk-log",
+        &[
+            // Cut in a bytes literal, as a log still being written.
+            ("cut.log", cut_in_line(&good, 12)),
+            // A literal whose JSON is broken.
+            (
+                "broken.log",
+                replace(
+                    &good,
+                    r#"b'{"jsonrpc":"2.0","id":7,"#,
+                    br#"b'{"jsonrpc":"2.0","id":7"#,
+                ),
+            ),
+        ],
+    );
+    assert_eq!(code, Some(1));
+    assert!(stderr.is_empty(), "{stderr}");
+    insta::assert_snapshot!(stdout);
+}
+
+#[test]
+fn broken_mcpspy_captures() {
+    let good = fixture("mcpspy/stdio-langflow-time.jsonl");
+    let (stdout, code, stderr) = lint_files(
+        "mcpspy",
+        &[
+            ("cut.jsonl", cut_in_line(&good, 8)),
+            // An event whose raw text is not JSON.
+            (
+                "raw.jsonl",
+                replace(
+                    &good,
+                    r#""raw":"{\"jsonrpc\":\"2.0\",\"id\":1,"#,
+                    br#""raw":"{\"jsonrpc\":\"2.0\",\"id\":1"#,
+                ),
+            ),
+        ],
+    );
+    assert_eq!(code, Some(1));
+    assert!(stderr.is_empty(), "{stderr}");
+    insta::assert_snapshot!(stdout);
+}
+
+#[test]
+fn broken_librechat_and_mcp_remote_logs() {
+    for (format, relative) in [
+        ("librechat-log", "librechat/mcp-debug.log"),
+        ("mcp-remote-log", "mcp-remote/stderr.log"),
+    ] {
+        let good = fixture(relative);
+        let (stdout, code, stderr) = lint_files(
+            format,
+            &[
+                // The last line, a report, cut inside its message: the
+                // failure, without the id or token.
+                ("cut.log", good[..good.len() - 25].to_vec()),
+                ("latin1.log", [&good[..], b"[1] caf\xe9\n"].concat()),
+            ],
+        );
+        // A reported unknown id is a warning: the exit code says nothing here.
+        assert!(code.is_some(), "{format}");
+        assert!(stderr.is_empty(), "{stderr}");
+        insta::assert_snapshot!(format, stdout);
+    }
 }
 
 #[test]

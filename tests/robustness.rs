@@ -1,22 +1,18 @@
-//! No input makes mcp-lint panic: every fixture of every format, cut short,
-//! with bytes flipped, or with bytes inserted, is linted in each format
-//! (forced, not detected), and must come back with diagnostics, not a crash.
+//! No input makes mcp-lint panic: every fixture of every format and every
+//! example of a rule page, cut short, with bytes flipped, or with bytes
+//! inserted, is linted in each format (forced, not detected), and must come
+//! back with diagnostics, not a crash.
 
 use std::path::{Path, PathBuf};
 
 use mcp_lint::decode::Format;
 use mcp_lint::lint::Linter;
 
-const FORMATS: &[Format] = &[
-    Format::Canonical,
-    Format::Bare,
-    Format::Har,
-    Format::ClaudeLog,
-    Format::VscodeLog,
-    Format::Mcpsnoop,
-    Format::Inspector,
-    Format::InspectorNetwork,
-];
+mod common;
+
+/// Every format a user can ask for, and the one detection alone gives.
+const FORMATS: &[Format] = Format::SELECTABLE;
+const UNKNOWN: &[Format] = &[Format::Unknown];
 
 fn files(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap() {
@@ -30,6 +26,35 @@ fn files(dir: &Path, out: &mut Vec<PathBuf>) {
             out.push(path);
         }
     }
+}
+
+/// What is mutated, as (name, bytes): the traces of testdata/, and the
+/// examples of the rule pages, which hold each rule's own cases.
+fn seeds() -> Vec<(String, Vec<u8>)> {
+    let mut paths = Vec::new();
+    files(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata"),
+        &mut paths,
+    );
+    let mut pages: Vec<PathBuf> = std::fs::read_dir(common::pages_dir())
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .collect();
+    paths.sort();
+    pages.sort();
+    let mut seeds: Vec<(String, Vec<u8>)> = paths
+        .iter()
+        .map(|path| (path.display().to_string(), std::fs::read(path).unwrap()))
+        .collect();
+    for page in pages {
+        let text = std::fs::read_to_string(&page).unwrap();
+        for (i, example) in common::examples(&text).into_iter().enumerate() {
+            let kind = format!("{} {}", example.extension, example.kind);
+            let name = format!("{} (example {}, {kind})", page.display(), i + 1);
+            seeds.push((name, example.body.into_bytes()));
+        }
+    }
+    seeds
 }
 
 /// A small deterministic generator (xorshift), so failures reproduce.
@@ -64,18 +89,11 @@ fn mutations(bytes: &[u8], rng: &mut Rng) -> Vec<Vec<u8>> {
 
 #[test]
 fn mutated_inputs_in_every_format_do_not_panic() {
-    let mut paths = Vec::new();
-    files(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata"),
-        &mut paths,
-    );
-    paths.sort();
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     let mut runs = 0;
-    for path in paths {
-        let bytes = std::fs::read(&path).unwrap();
+    for (name, bytes) in seeds() {
         for input in mutations(&bytes, &mut rng) {
-            for format in FORMATS {
+            for format in FORMATS.iter().chain(UNKNOWN) {
                 let mut linter = Linter::new(mcp_lint::rules::engine(), Some(*format));
                 let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                     linter.lint_bytes(0, &input);
@@ -83,8 +101,7 @@ fn mutated_inputs_in_every_format_do_not_panic() {
                 }));
                 assert!(
                     result.is_ok(),
-                    "{} as {} panicked on a mutated input",
-                    path.display(),
+                    "{name} as {} panicked on a mutated input",
                     format.name()
                 );
                 runs += 1;

@@ -1,40 +1,71 @@
 //! Every rule fires the same way in every format that can show its case:
-//! each canonical fixture of `testdata/rules/` and `testdata/races/` is
-//! rewritten, line for line, as a Claude Desktop log, a VS Code output
-//! channel, an mcpsnoop capture and an Inspector export, and must give the
-//! same findings (rule, severity, line) as the canonical trace; as a HAR
-//! capture it must give the same rules on the same messages (severities may
-//! be lower there: every message travels on a stream of its own).
+//! each ```jsonl example of a rule page (bad and good) and each trace of
+//! `testdata/races/` is rewritten, line for line, as a Claude Desktop log, a
+//! VS Code output channel, an mcpsnoop capture, supergateway logs (JSON and
+//! text), Go SDK, Python SDK and MCPSpy logs (where they can say it) and an
+//! Inspector export, and must give the same findings (rule, severity, line)
+//! as the canonical trace;
+//! as a HAR capture it must give the same rules on the same messages
+//! (severities may be lower there: every message travels on a stream of its
+//! own).
 //!
-//! Left out, because the other formats cannot express them: fixtures whose
-//! rule is about the canonical envelope or bare lines themselves
-//! (`invalid-json`, `invalid-envelope`, `direction-ambiguous`), fixtures
-//! that name streams (no log format records one), and for VS Code, which
-//! logs one server per channel, fixtures with several sessions.
+//! Left out, because the other formats cannot express them: the examples of
+//! rules about the canonical envelope or bare lines themselves
+//! (`invalid-json`, `invalid-envelope`, `direction-ambiguous`), traces that
+//! name streams (no log format records one), and for VS Code, which logs one
+//! server per channel, traces with several sessions. The cases each rule's
+//! unit tests pin are not rewritten: the page examples stand for the rule.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use mcp_lint::decode::Format;
 use serde_json::Value;
 
-fn fixtures() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata");
-    let mut found = Vec::new();
-    for dir in ["rules", "races"] {
-        let mut stack = vec![root.join(dir)];
-        while let Some(dir) = stack.pop() {
-            for entry in std::fs::read_dir(dir).unwrap() {
-                let path = entry.unwrap().path();
-                if path.is_dir() {
-                    stack.push(path);
-                } else if path.extension().is_some_and(|e| e == "jsonl") {
-                    found.push(path);
-                }
-            }
+mod common;
+
+/// The rules whose cases are about the canonical envelope or bare lines
+/// themselves, which no other format can say.
+const CANONICAL_ONLY: &[&str] = &["invalid-json", "invalid-envelope", "direction-ambiguous"];
+
+/// The ```jsonl examples, bad and good, of every rule page other formats can
+/// express, as (name, trace).
+fn page_examples() -> Vec<(String, String)> {
+    let mut cases = Vec::new();
+    for rule in mcp_lint::rules::ALL {
+        let id = rule.meta().id;
+        if CANONICAL_ONLY.contains(&id) {
+            continue;
+        }
+        let page = std::fs::read_to_string(common::pages_dir().join(format!("{id}.md"))).unwrap();
+        let jsonl = common::examples(&page)
+            .into_iter()
+            .filter(|e| e.extension == "jsonl");
+        for (i, example) in jsonl.enumerate() {
+            cases.push((
+                format!("rules/{id}.md (jsonl example {}, {})", i + 1, example.kind),
+                example.body,
+            ));
         }
     }
-    found.sort();
-    found
+    cases
+}
+
+/// The canonical traces of `testdata/races/`, as (name, trace).
+fn races() -> Vec<(String, String)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/races");
+    let mut cases = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "jsonl") {
+            let name = format!(
+                "testdata/races/{}",
+                path.file_name().unwrap().to_string_lossy()
+            );
+            cases.push((name, std::fs::read_to_string(&path).unwrap()));
+        }
+    }
+    cases.sort();
+    cases
 }
 
 /// One canonical line, when every other format can say it too.
@@ -54,8 +85,7 @@ enum Line {
     },
 }
 
-fn parse(path: &Path) -> Option<Vec<Line>> {
-    let text = std::fs::read_to_string(path).ok()?;
+fn parse(text: &str) -> Option<Vec<Line>> {
     let mut lines = Vec::new();
     for raw in text.lines() {
         let value: Value = serde_json::from_str(raw).ok()?;
@@ -192,21 +222,192 @@ fn mcpsnoop(lines: &[Line]) -> String {
     out
 }
 
-/// The fixtures other formats can express, with their lines: all but those of
-/// rules about the canonical envelope or bare lines themselves.
-fn comparable_fixtures() -> Vec<(PathBuf, Vec<Line>)> {
-    const CANONICAL_ONLY: &[&str] = &["invalid-json", "invalid-envelope", "direction-ambiguous"];
-    fixtures()
-        .into_iter()
-        .filter(|path| {
-            let rule = path
-                .parent()
-                .and_then(|p| p.file_name())
-                .and_then(|n| n.to_str());
-            !rule.is_some_and(|rule| CANONICAL_ONLY.contains(&rule))
-        })
-        .filter_map(|path| parse(&path).map(|lines| (path, lines)))
+/// supergateway's JSON log: what the client sends in the sentence (as the
+/// gateway writes it, `JSON.stringify`), what the server sends in `data`.
+fn supergateway(lines: &[Line]) -> String {
+    let mut out = String::new();
+    for (i, line) in lines.iter().enumerate() {
+        let time = format!("2026-03-02T10:00:{:02}.{:03}Z", (i / 1000) % 60, i % 1000);
+        let session = |s: &Option<String>| {
+            s.as_ref()
+                .map_or(String::new(), |s| format!(" (session {s})"))
+        };
+        let (level, msg, data) = match line {
+            Line::Message {
+                from,
+                session: s,
+                msg,
+            } if from == "client" => ("info", format!("SSE → Child{}: {msg}", session(s)), None),
+            Line::Message {
+                session: s, msg, ..
+            } => (
+                "info",
+                format!("Child → SSE{}:", session(s)),
+                Some(msg.as_str()),
+            ),
+            Line::Closed { from, session: s } if from == "client" => {
+                ("info", format!("Client disconnected{}", session(s)), None)
+            }
+            Line::Closed { session: s, .. } => (
+                "error",
+                format!("Child exited{}: code=1, signal=null", session(s)),
+                None,
+            ),
+            Line::NotProtocol { session: s, text } => (
+                "error",
+                format!("Child non-JSON{}: {text}", session(s)),
+                None,
+            ),
+        };
+        let head = format!(
+            r#"{{"time":"{time}","level":"{level}","msg":{}"#,
+            Value::from(msg)
+        );
+        match data {
+            Some(data) => out.push_str(&format!("{head},\"data\":{data}}}\n")),
+            None => out.push_str(&format!("{head}}}\n")),
+        }
+    }
+    out
+}
+
+/// supergateway's text log, with the server's messages printed as JSON (as
+/// its Streamable HTTP gateway does; JSON is also what `util.inspect` reads as).
+fn supergateway_text(lines: &[Line]) -> String {
+    let mut out = String::new();
+    for line in lines {
+        let session = |s: &Option<String>| {
+            s.as_ref()
+                .map_or(String::new(), |s| format!(" (session {s})"))
+        };
+        let text = match line {
+            Line::Message {
+                from,
+                session: s,
+                msg,
+            } if from == "client" => {
+                format!("SSE → Child{}: {msg}", session(s))
+            }
+            Line::Message {
+                session: s, msg, ..
+            } => format!("Child → SSE{}: {msg}", session(s)),
+            Line::Closed { from, session: s } if from == "client" => {
+                format!("Client disconnected{}", session(s))
+            }
+            Line::Closed { session: s, .. } => {
+                format!("Child exited{}: code=1, signal=null", session(s))
+            }
+            Line::NotProtocol { session: s, text } => {
+                format!("Child non-JSON{}: {text}", session(s))
+            }
+        };
+        out.push_str(&format!("[supergateway] {text}\n"));
+    }
+    out
+}
+
+/// The Python SDK's DEBUG log of an SSE server: the JSON it receives, the SSE
+/// chunks it sends, as Python bytes literals. It names no session and logs
+/// neither closes nor stray output, so only fixtures of one session of
+/// messages can be said.
+fn python_sdk_log(lines: &[Line]) -> Option<String> {
+    let mut out = String::new();
+    for (i, line) in lines.iter().enumerate() {
+        let Line::Message {
+            from,
+            session: None,
+            msg,
+        } = line
+        else {
+            return None;
+        };
+        let literal = msg.replace('\\', "\\\\").replace('\'', "\\'");
+        let time = format!("2025-04-16 06:13:{:02},{:03}", (i / 1000) % 60, i % 1000);
+        out.push_str(&if from == "client" {
+            format!("{time} - mcp.server.sse - DEBUG - Received JSON: b'{literal}'\n")
+        } else {
+            format!("{time} - sse_starlette.sse - DEBUG - chunk: b'event: message\\r\\ndata: {literal}\\r\\n\\r\\n'\n")
+        });
+    }
+    Some(out)
+}
+
+/// The Go SDK's LoggingTransport around the client: what it writes is the
+/// client's, what it reads the server's. The log names no side, so only
+/// fixtures of one session whose first message is the client's initialize
+/// (which tells the sides apart) and that hold only messages can be said.
+fn go_sdk_log(lines: &[Line]) -> Option<String> {
+    let mut out = String::new();
+    for (i, line) in lines.iter().enumerate() {
+        let Line::Message { from, session, msg } = line else {
+            return None;
+        };
+        let starts_with_initialize = from == "client" && msg.contains("\"initialize\"");
+        if session.is_some() || (i == 0 && !starts_with_initialize) {
+            return None;
+        }
+        let verb = if from == "client" { "write" } else { "read" };
+        out.push_str(&format!("{verb}: {msg}\n"));
+    }
+    Some(out)
+}
+
+/// MCPSpy's JSON lines over stdio: one pair of processes per session, the
+/// client's the one that sends initialize. Only fixtures whose every session
+/// opens with the client's initialize, and that hold only messages, can be said.
+fn mcpspy(lines: &[Line]) -> Option<String> {
+    let mut pids: Vec<&Option<String>> = Vec::new();
+    let mut out = String::new();
+    for (i, line) in lines.iter().enumerate() {
+        let Line::Message { from, session, msg } = line else {
+            return None;
+        };
+        let n = match pids.iter().position(|s| *s == session) {
+            Some(n) => n,
+            None if from == "client" && msg.contains("\"initialize\"") => {
+                pids.push(session);
+                pids.len() - 1
+            }
+            None => return None,
+        };
+        let (client, server) = (100 + 2 * n, 101 + 2 * n);
+        let (from_pid, to_pid) = if from == "client" {
+            (client, server)
+        } else {
+            (server, client)
+        };
+        out.push_str(&format!(
+            r#"{{"timestamp":"2025-08-01T09:03:{:02}.{:03}Z","transport_type":"stdio","stdio_transport":{{"from_pid":{from_pid},"from_comm":"a","to_pid":{to_pid},"to_comm":"b"}},"type":"request","error":{{}},"raw":{}}}"#,
+            (i / 1000) % 60,
+            i % 1000,
+            Value::from(msg.as_str())
+        ));
+        out.push('\n');
+    }
+    Some(out)
+}
+
+/// The cases other formats can express, as (name, trace, its lines).
+fn comparable_cases() -> Vec<(String, String, Vec<Line>)> {
+    let cases = page_examples().into_iter().chain(races());
+    cases
+        .filter_map(|(name, text)| parse(&text).map(|lines| (name, text, lines)))
         .collect()
+}
+
+/// The fewest cases each format must be compared on, a little under what the
+/// pages and races give today, so that a parser or filter that silently drops
+/// cases fails: for each log format ...
+const FLOOR_LOG_FORMATS: usize = 55;
+/// ... and for the captures of one session (Inspector export, HAR).
+const FLOOR_CAPTURES: usize = 50;
+
+/// How many cases each format was compared on; each must be at least `floor`.
+fn assert_compared(compared: &[(&str, usize)], floor: usize) {
+    for (format, count) in compared {
+        println!("{format}: {count} cases compared");
+        assert!(*count >= floor, "only {count} cases compared as {format}");
+    }
 }
 
 fn findings(trace: &str, format: Format) -> Vec<String> {
@@ -218,30 +419,42 @@ fn findings(trace: &str, format: Format) -> Vec<String> {
 
 #[test]
 fn rules_fire_alike_in_every_line_format() {
-    let mut compared = 0;
-    for (path, lines) in comparable_fixtures() {
-        let canonical = std::fs::read_to_string(&path).unwrap();
+    let mut compared = [
+        ("claude-log", 0),
+        ("mcpsnoop", 0),
+        ("vscode-log", 0),
+        ("supergateway", 0),
+        ("supergateway text", 0),
+        ("go-sdk-log", 0),
+        ("mcpspy", 0),
+        ("python-sdk-log", 0),
+    ];
+    for (name, canonical, lines) in comparable_cases() {
         let want = findings(&canonical, Format::Canonical);
-        let mut rewritten = vec![
-            ("claude-log", Format::ClaudeLog, Some(claude_log(&lines))),
-            ("mcpsnoop", Format::Mcpsnoop, Some(mcpsnoop(&lines))),
+        let rewritten = [
+            (Format::ClaudeLog, Some(claude_log(&lines))),
+            (Format::Mcpsnoop, Some(mcpsnoop(&lines))),
+            (Format::VscodeLog, vscode_log(&lines)),
+            (Format::Supergateway, Some(supergateway(&lines))),
+            (Format::Supergateway, Some(supergateway_text(&lines))),
+            (Format::GoSdkLog, go_sdk_log(&lines)),
+            (Format::Mcpspy, mcpspy(&lines)),
+            (Format::PythonSdkLog, python_sdk_log(&lines)),
         ];
-        rewritten.push(("vscode-log", Format::VscodeLog, vscode_log(&lines)));
-        for (name, format, text) in rewritten {
+        for ((format_name, count), (format, text)) in compared.iter_mut().zip(rewritten) {
             let Some(text) = text else { continue };
             assert_eq!(
                 findings(&text, format),
                 want,
-                "{} as {name}:\n{text}",
-                path.display()
+                "{name} as {format_name}:\n{text}"
             );
-            compared += 1;
+            *count += 1;
         }
     }
-    assert!(compared > 150, "only {compared} comparisons");
+    assert_compared(&compared, FLOOR_LOG_FORMATS);
 }
 
-/// The canonical fixtures that a capture of one session can express: only
+/// The canonical cases that a capture of one session can express: only
 /// messages, one session.
 fn messages_of_one_session(lines: &[Line]) -> Option<Vec<(&str, &str)>> {
     let mut sessions = Vec::new();
@@ -327,11 +540,10 @@ fn findings_by_entry(trace: &str, format: Format, keep: impl Fn(&str) -> bool) -
 #[test]
 fn rules_fire_alike_in_inspector_exports_and_har_captures() {
     let mut compared = 0;
-    for (path, lines) in comparable_fixtures() {
+    for (name, canonical, lines) in comparable_cases() {
         let Some(messages) = messages_of_one_session(&lines) else {
             continue;
         };
-        let canonical = std::fs::read_to_string(&path).unwrap();
         // The same findings, with their severities, in an Inspector export.
         let want: Vec<String> = findings(&canonical, Format::Canonical);
         assert_eq!(
@@ -343,8 +555,7 @@ fn rules_fire_alike_in_inspector_exports_and_har_captures() {
                 })
                 .collect::<Vec<_>>(),
             want,
-            "{} as an Inspector export",
-            path.display()
+            "{name} as an Inspector export"
         );
         // The same rules on the same messages in a HAR capture; the HTTP
         // rules judge the synthetic exchanges themselves and are left out.
@@ -352,10 +563,13 @@ fn rules_fire_alike_in_inspector_exports_and_har_captures() {
         assert_eq!(
             findings_by_entry(&har(&messages), Format::Har, protocol_rule),
             findings_by_entry(&canonical, Format::Canonical, protocol_rule),
-            "{} as a HAR capture",
-            path.display()
+            "{name} as a HAR capture"
         );
         compared += 1;
     }
-    assert!(compared > 80, "only {compared} fixtures compared");
+    // Both formats are compared on the same cases.
+    assert_compared(
+        &[("inspector", compared), ("har", compared)],
+        FLOOR_CAPTURES,
+    );
 }

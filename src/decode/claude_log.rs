@@ -24,8 +24,11 @@ use std::borrow::Cow;
 
 use super::logline::{bracketed, is_level, messages_in, Connections};
 use super::timestamp::parse_rfc3339_ms;
+use super::{client_report, payload_free};
 use super::{line_location, lines};
-use crate::event::{Event, Payload, Side, Transport, Unreadable};
+use compact_str::CompactString;
+
+use crate::event::{Event, Location, Message, Payload, Side, Transport, Unreadable};
 
 /// What a line of the log says.
 #[derive(Debug, PartialEq)]
@@ -36,9 +39,20 @@ enum Said<'a> {
         json: &'a str,
         column: usize,
     },
+    /// A message logged without its payload (since mid-2026): a summary
+    /// such as `method="initialize" id=0 params`, starting at byte `column`.
+    Summary {
+        from: Side,
+        text: &'a str,
+        column: usize,
+    },
     /// Claude Desktop could not parse what the server wrote on its stdout.
     NotJson(&'a str),
     Closed(Side),
+    /// The SDK reports a response or progress for an id or token it does
+    /// not know. (Its timeouts are left out: the log shows the request and
+    /// its cancellation, which say more.)
+    Reported(&'a str),
     /// Claude Desktop starts the server (again).
     Starting,
     /// Anything else Claude Desktop logs.
@@ -66,17 +80,16 @@ fn parse(line: &str) -> Option<Line<'_>> {
         _ => return None,
     };
     let column = line.len() - text.len();
-    let said = if let Some(json) = text.strip_prefix("Message from client: ") {
-        Said::Message {
-            from: Side::Client,
-            json,
-            column: column + "Message from client: ".len(),
-        }
-    } else if let Some(json) = text.strip_prefix("Message from server: ") {
-        Said::Message {
-            from: Side::Server,
-            json,
-            column: column + "Message from server: ".len(),
+    let said = if let Some((from, json)) = message_text(text) {
+        let column = column + (text.len() - json.len());
+        if payload_free::is_summary(json) {
+            Said::Summary {
+                from,
+                text: json.trim_end(),
+                column,
+            }
+        } else {
+            Said::Message { from, json, column }
         }
     } else {
         let text = without_metadata(text);
@@ -86,8 +99,10 @@ fn parse(line: &str) -> Option<Line<'_>> {
             Said::Closed(Side::Server)
         } else if text.starts_with("Initializing server") {
             Said::Starting
-        } else if level == "error" && is_json_parse_error(text) {
+        } else if level == "error" && client_report::is_json_parse_error(text) {
             Said::NotJson(text)
+        } else if level == "error" && client_report::is_unknown_id_or_token(text) {
+            Said::Reported(text)
         } else {
             Said::Other
         }
@@ -97,6 +112,16 @@ fn parse(line: &str) -> Option<Line<'_>> {
         server,
         said,
     })
+}
+
+/// The sender and the text of a `Message from ...: ` line.
+fn message_text(text: &str) -> Option<(Side, &str)> {
+    [
+        ("Message from client: ", Side::Client),
+        ("Message from server: ", Side::Server),
+    ]
+    .into_iter()
+    .find_map(|(prefix, from)| Some((from, text.strip_prefix(prefix)?)))
 }
 
 /// The text of a log line without the metadata Claude Desktop appends to it:
@@ -111,16 +136,6 @@ fn without_metadata(text: &str) -> &str {
         .filter_map(|marker| text.rfind(marker))
         .max()
         .map_or(text, |at| &text[..at])
-}
-
-/// Whether an error Claude Desktop logged is JavaScript's `JSON.parse`
-/// failing on a line of the server's stdout.
-fn is_json_parse_error(text: &str) -> bool {
-    text.contains("is not valid JSON")
-        || text.contains(" in JSON at position")
-        || text.contains("after JSON at position")
-        || text.starts_with("Unexpected token")
-        || text.starts_with("Unexpected end of JSON input")
 }
 
 /// Whether a line is one only Claude Desktop's MCP log would hold (used to
@@ -144,15 +159,7 @@ pub(crate) fn decode(bytes: &[u8], source: u32) -> Vec<Event> {
             continue;
         };
         let server = line.server;
-        let event = |session, from, payload| Event {
-            location,
-            session,
-            from: Some(from),
-            stream: None,
-            time_ms: Some(line.time_ms),
-            place: None,
-            payload,
-        };
+        let at = (location, line.time_ms);
         match line.said {
             Said::Starting => connections.start(server),
             Said::Other => {}
@@ -163,34 +170,90 @@ pub(crate) fn decode(bytes: &[u8], source: u32) -> Vec<Event> {
                     invalid_utf8.unwrap_or(0) + 1
                 )),
             )),
-            Said::Message { from, json, column } => match messages_in(json, column) {
-                Err(why) => out.push(Event::unreadable(location, why)),
-                Ok(messages) => {
-                    // An initialize after the connection closed, without the
-                    // `Initializing server...` line (an excerpt of the log).
-                    let initialize = messages.iter().any(|m| m.method() == Some("initialize"));
-                    if from == Side::Client && initialize && connections.is_closed(server) {
-                        connections.start(server);
-                    }
-                    let session = connections.session(server);
-                    for message in messages {
-                        out.push(event(session.clone(), from, Payload::Message(message)));
-                    }
-                }
-            },
+            Said::Message { from, json, column } => {
+                let messages = messages_in(json, column);
+                push_messages(&mut out, &mut connections, at, server, from, messages);
+            }
+            Said::Summary { from, text, column } => {
+                let message = payload_free::message(text, column).map(|m| vec![m]);
+                push_messages(&mut out, &mut connections, at, server, from, message);
+            }
             Said::NotJson(seen) => {
                 let session = connections.session(server);
                 let payload = Payload::Transport(Transport::NotProtocol(seen.to_string()));
-                out.push(event(session, Side::Server, payload));
+                out.push(line_event(at, session, Side::Server, payload));
+            }
+            Said::Reported(text) => {
+                let session = connections.session(server);
+                out.extend(client_report::event_of(
+                    location,
+                    session,
+                    Some(line.time_ms),
+                    text,
+                ));
             }
             Said::Closed(side) => {
                 let session = connections.session(server);
                 connections.close(server);
-                out.push(event(session, side, Payload::Transport(Transport::Closed)));
+                out.push(line_event(
+                    at,
+                    session,
+                    side,
+                    Payload::Transport(Transport::Closed),
+                ));
             }
         }
     }
     out
+}
+
+/// An event of a line Claude Desktop wrote.
+fn line_event(
+    line: (Location, f64),
+    session: Option<CompactString>,
+    from: Side,
+    payload: Payload,
+) -> Event {
+    Event {
+        location: line.0,
+        session,
+        from: Some(from),
+        stream: None,
+        time_ms: Some(line.1),
+        place: None,
+        payload,
+    }
+}
+
+/// The events of the messages on one line (at `line`: its location and
+/// time), or of the line when they could not be read.
+fn push_messages(
+    out: &mut Vec<Event>,
+    connections: &mut Connections,
+    line: (Location, f64),
+    server: Option<&str>,
+    from: Side,
+    messages: Result<Vec<Message>, Unreadable>,
+) {
+    let messages = match messages {
+        Ok(messages) => messages,
+        Err(why) => return out.push(Event::unreadable(line.0, why)),
+    };
+    // An initialize after the connection closed, without the
+    // `Initializing server...` line (an excerpt of the log).
+    let initialize = messages.iter().any(|m| m.method() == Some("initialize"));
+    if from == Side::Client && initialize && connections.is_closed(server) {
+        connections.start(server);
+    }
+    let session = connections.session(server);
+    for message in messages {
+        out.push(line_event(
+            line,
+            session.clone(),
+            from,
+            Payload::Message(message),
+        ));
+    }
 }
 
 #[cfg(test)]
@@ -241,6 +304,42 @@ mod tests {
     }
 
     #[test]
+    fn payload_free_lines_mixed_with_json_lines() {
+        let log =
+            "2026-08-13T07:09:45.382Z [info] [cbm] Message from client: method=\"initialize\" id=0 params\n\
+             2026-08-13T07:09:45.400Z [cbm] [info] Message from server: {\"jsonrpc\":\"2.0\",\"id\":0,\"result\":{}} { metadata: undefined }\n\
+             2026-08-13T07:09:45.401Z [info] [cbm] Message from client: method=\"notifications/initialized\"\n\
+             2026-08-13T07:09:45.402Z [info] [cbm] Message from server: id=0 result \n\
+             2026-08-13T07:09:45.403Z [info] [cbm] Message from client: method=\"x\n";
+        let events = decode(log.as_bytes(), 0);
+        let seen: Vec<_> = events
+            .iter()
+            .map(|e| match &e.payload {
+                Payload::Message(m) => {
+                    (e.location.line, m.incomplete, m.method().map(str::to_owned))
+                }
+                _ => (e.location.line, true, Some("unreadable".into())),
+            })
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                (1, true, Some("initialize".into())),
+                (2, false, None),
+                (3, true, Some("notifications/initialized".into())),
+                (4, true, None),
+                (5, true, Some("unreadable".into())),
+            ]
+        );
+        assert!(events[..4]
+            .iter()
+            .all(|e| e.session.as_deref() == Some("cbm")));
+        assert!(is_marker(
+            b"2026-08-20T15:44:54.404Z [info] [github] Message from server: id=0 result"
+        ));
+    }
+
+    #[test]
     fn closing_starting_and_stdout_pollution() {
         let lines = [
             ("2025-07-12T05:52:44.610Z [chatlog] [info] Client transport closed { metadata: undefined }", Said::Closed(Side::Client)),
@@ -251,6 +350,7 @@ mod tests {
             ("2025-05-31T01:07:26.183Z [doc-forge] [error] Unexpected token 'M', \"MCP Doc Fo\"... is not valid JSON {\"context\":\"connection\",\"stack\":\"SyntaxError: ... is not valid JSON\"}", Said::NotJson("Unexpected token 'M', \"MCP Doc Fo\"... is not valid JSON")),
             ("2025-09-11T23:28:52.407Z [firecrawl] [error] Unexpected token 'd', \"[dotenv@17.\"... is not valid JSON {", Said::NotJson("Unexpected token 'd', \"[dotenv@17.\"... is not valid JSON")),
             ("2025-06-13T14:44:31.402Z [error] [db] Expected ',' or ']' after array element in JSON at position 5 (line 1 column 6)", Said::NotJson("Expected ',' or ']' after array element in JSON at position 5 (line 1 column 6)")),
+            ("2025-09-01T22:36:05.120Z [Unity-MCP] [error] Received a response for an unknown message ID: {\"jsonrpc\":\"2.0\",\"id\":4,\"result\":{}}", Said::Reported("Received a response for an unknown message ID: {\"jsonrpc\":\"2.0\",\"id\":4,\"result\":{}}")),
             // Only as an error of Claude Desktop's; a server may say such words on stderr.
             ("2025-06-13T14:44:31.402Z [info] [db] Unexpected token in my config", Said::Other),
             ("2025-04-07T07:49:40.590Z [whatsapp] [error] Server disconnected. For troubleshooting guidance, please visit our [debugging documentation](https://modelcontextprotocol.io/docs/tools/debugging) {\"context\":\"connection\"}", Said::Other),

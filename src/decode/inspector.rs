@@ -178,8 +178,7 @@ fn entry_events(
         Some("server") => Some(Side::Server),
         Some(other) => {
             return Err(format!(
-                "entry {number} of the Inspector export: \"origin\" must be \"client\" or \"server\", not {:?}",
-                crate::sanitize::escape_controls(other)
+                "entry {number} of the Inspector export: \"origin\" must be \"client\" or \"server\", not \"{other}\""
             ))
         }
     };
@@ -187,8 +186,7 @@ fn entry_events(
         None => *last_time,
         Some(stamp) => parse_rfc3339_ms(stamp).ok_or_else(|| {
             format!(
-                "entry {number} of the Inspector export: \"timestamp\" {:?} is not an RFC 3339 date-time",
-                crate::sanitize::escape_controls(stamp)
+                "entry {number} of the Inspector export: \"timestamp\" \"{stamp}\" is not an RFC 3339 date-time"
             )
         })?,
     };

@@ -91,8 +91,7 @@ fn exchange<'a>(
         None => None,
         Some(stamp) => Some(parse_rfc3339_ms(stamp).ok_or_else(|| {
             problem(format!(
-                "entry {number} of the Inspector network export: \"timestamp\" {:?} is not an RFC 3339 date-time",
-                crate::sanitize::escape_controls(stamp)
+                "entry {number} of the Inspector network export: \"timestamp\" \"{stamp}\" is not an RFC 3339 date-time"
             ))
         })?),
     };

@@ -255,7 +255,7 @@ fn non_string(raw: Option<&RawValue>) -> Option<JsonKind> {
 }
 
 /// Known method names are taken from the method table, never allocated.
-fn method_name(name: Cow<'_, str>) -> Method {
+pub(crate) fn method_name(name: Cow<'_, str>) -> Method {
     match crate::protocol::methods::static_name(&name) {
         Some(known) => Cow::Borrowed(known),
         None => Cow::Owned(name.into_owned()),
@@ -350,6 +350,7 @@ pub(crate) fn message_of(raw: ObjectOr<RawMessage<'_>>) -> Message {
                 problems: vec![ShapeProblem::NotAnObject(kind)],
                 batch: None,
                 members: Members::default(),
+                incomplete: false,
             }
         }
     };
@@ -412,6 +413,7 @@ pub(crate) fn message_of(raw: ObjectOr<RawMessage<'_>>) -> Message {
         problems,
         batch: None,
         members,
+        incomplete: false,
     }
 }
 
@@ -437,11 +439,12 @@ fn initialize_version(result: &RawValue) -> Option<Box<str>> {
         .map(Into::into)
 }
 
-/// A short, safe rendering of a value found where another was expected.
+/// A short rendering of a value found where another was expected (its
+/// JSON text, which the report escapes like any text from the trace).
 pub(crate) fn describe_value(raw: &RawValue) -> String {
     let text = raw.get();
     if text.len() <= 24 {
-        crate::sanitize::escape_controls(text).into_owned()
+        text.to_string()
     } else {
         kind_of(raw).describe().to_string()
     }
@@ -456,6 +459,7 @@ pub(crate) fn messages_of(raw: OneOrBatch<'_>, mut each: impl FnMut(Message)) {
             problems: vec![ShapeProblem::EmptyBatch],
             batch: None,
             members: Members::default(),
+            incomplete: false,
         }),
         OneOrBatch::Batch(items) => {
             let mut messages: Vec<Message> = items.into_iter().map(message_of).collect();

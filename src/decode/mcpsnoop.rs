@@ -152,7 +152,7 @@ fn frame_events(frame: Frame<'_>, location: Location, out: &mut Vec<Event>) -> R
                     location,
                     Unreadable::Json(format!(
                         "the client sent a line that is not JSON: {}",
-                        crate::sanitize::display_bytes(text.as_bytes(), 80)
+                        crate::sanitize::truncate(&text, 80)
                     )),
                 )
             });

@@ -3,17 +3,27 @@
 //! Every function here is pure: a chunk decodes the same way on any thread,
 //! which is what makes the output independent of the thread count.
 
+mod claude_code;
 mod claude_log;
+mod client_report;
+mod cursor_log;
 mod document;
+mod go_sdk;
 mod har;
 mod http;
 mod inspector;
 mod inspector_network;
+mod js_literal;
 mod json;
 mod jsonl;
 mod logline;
 mod mcpsnoop;
+mod mcpspy;
+mod payload_free;
+mod proxy_logs;
+mod python_sdk;
 pub mod sse;
+mod supergateway;
 pub mod timestamp;
 mod vscode_log;
 
@@ -22,28 +32,74 @@ use serde_json::value::RawValue;
 
 use crate::event::{Event, Location};
 
-/// The input formats this module reads.
+/// The input formats this module reads; [`Format::description`] says what
+/// each is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
-    /// `{"ts":…,"from":"client","session":"s1","msg":{…}}` per line.
     Canonical,
-    /// One JSON-RPC message per line, no envelope (a raw stdio capture).
     Bare,
-    /// A HAR 1.2 capture of Streamable HTTP (one JSON document).
     Har,
-    /// Claude Desktop's `mcp.log` or `mcp-server-<NAME>.log`.
     ClaudeLog,
-    /// VS Code's "MCP: <server>" output channel.
     VscodeLog,
-    /// mcpsnoop's session log: one observed frame per line.
     Mcpsnoop,
-    /// An MCP Inspector protocol-history export (one JSON document).
     Inspector,
-    /// An MCP Inspector network export: HTTP exchanges (one JSON document).
     InspectorNetwork,
+    ClaudeCode,
+    CursorLog,
+    Supergateway,
+    GoSdkLog,
+    PythonSdkLog,
+    Mcpspy,
+    LibrechatLog,
+    McpRemoteLog,
+    /// Detected only, never asked for: it gives one finding rather than one per line.
+    Unknown,
 }
 
 impl Format {
+    /// The formats `--input-format` can name (all but `Unknown`).
+    pub const SELECTABLE: &'static [Format] = &[
+        Format::Canonical,
+        Format::Bare,
+        Format::Har,
+        Format::ClaudeLog,
+        Format::VscodeLog,
+        Format::Mcpsnoop,
+        Format::Inspector,
+        Format::InspectorNetwork,
+        Format::ClaudeCode,
+        Format::CursorLog,
+        Format::Supergateway,
+        Format::GoSdkLog,
+        Format::PythonSdkLog,
+        Format::Mcpspy,
+        Format::LibrechatLog,
+        Format::McpRemoteLog,
+    ];
+
+    /// What the format is, in one line (shown by `--help`).
+    pub fn description(self) -> &'static str {
+        match self {
+            Format::Canonical => "`{\"ts\":…,\"from\":\"client\",\"session\":\"s1\",\"msg\":{…}}` per line",
+            Format::Bare => "One JSON-RPC message per line, no envelope; directions are inferred",
+            Format::Har => "A HAR 1.2 capture of Streamable HTTP (browser devtools, Playwright, mitmproxy)",
+            Format::ClaudeLog => "Claude Desktop's mcp.log or mcp-server-NAME.log",
+            Format::VscodeLog => "VS Code's \"MCP: <server>\" output channel (log level Debug or Trace)",
+            Format::Mcpsnoop => "An mcpsnoop session log (JSON lines, one observed frame each)",
+            Format::Inspector => "An MCP Inspector protocol-history export (History screen, Export JSON)",
+            Format::InspectorNetwork => "An MCP Inspector network export (Network screen, Export JSON)",
+            Format::ClaudeCode => "Claude Code's mcp-logs-SERVER/*.jsonl, its debug log, or its VS Code channel: failures the client reports",
+            Format::CursorLog => "Cursor's \"MCP Logs\" output channel: failures the client reports",
+            Format::Supergateway => "supergateway's log (text, or --logFormat json): the messages the bridge passed",
+            Format::GoSdkLog => "The Go SDK's LoggingTransport output (read: / write: lines)",
+            Format::PythonSdkLog => "The Python SDK's logging output: an SSE server at DEBUG, a client's parse failures",
+            Format::Mcpspy => "MCPSpy's JSON lines (an eBPF capture of stdio or HTTP)",
+            Format::LibrechatLog => "LibreChat's log: failures the client reports",
+            Format::McpRemoteLog => "mcp-remote's stderr: failures the client reports",
+            Format::Unknown => "A file in no known format",
+        }
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Format::Canonical => "canonical",
@@ -54,6 +110,15 @@ impl Format {
             Format::Mcpsnoop => "mcpsnoop",
             Format::Inspector => "inspector",
             Format::InspectorNetwork => "inspector-network",
+            Format::ClaudeCode => "claude-code",
+            Format::CursorLog => "cursor-log",
+            Format::Supergateway => "supergateway",
+            Format::GoSdkLog => "go-sdk-log",
+            Format::PythonSdkLog => "python-sdk-log",
+            Format::Mcpspy => "mcpspy",
+            Format::LibrechatLog => "librechat-log",
+            Format::McpRemoteLog => "mcp-remote-log",
+            Format::Unknown => "unknown",
         }
     }
 
@@ -68,6 +133,15 @@ impl Format {
                 | Format::VscodeLog
                 | Format::Inspector
                 | Format::InspectorNetwork
+                | Format::ClaudeCode
+                | Format::CursorLog
+                | Format::Supergateway
+                | Format::GoSdkLog
+                | Format::PythonSdkLog
+                | Format::Mcpspy
+                | Format::LibrechatLog
+                | Format::McpRemoteLog
+                | Format::Unknown
         )
     }
 }
@@ -81,8 +155,34 @@ pub fn detect(bytes: &[u8]) -> Format {
     if let Some(format) = inspector::sniff(bytes) {
         return format;
     }
+    if claude_code::sniff(bytes) {
+        return Format::ClaudeCode;
+    }
+    if supergateway::sniff_json(bytes) {
+        return Format::Supergateway;
+    }
+    if mcpspy::sniff(bytes) {
+        return Format::Mcpspy;
+    }
     detect_log(bytes).unwrap_or_else(|| detect_lines(bytes))
 }
+
+/// Whether a line is one only a given log format would hold.
+type IsMarker = fn(&[u8]) -> bool;
+
+/// The log formats, each with the test of a line only it would hold, in the
+/// order they are tried (the more specific shapes first).
+const LOG_MARKERS: &[(IsMarker, Format)] = &[
+    (claude_log::is_marker, Format::ClaudeLog),
+    (vscode_log::is_marker, Format::VscodeLog),
+    (claude_code::is_marker, Format::ClaudeCode),
+    (cursor_log::is_marker, Format::CursorLog),
+    (supergateway::is_marker, Format::Supergateway),
+    (go_sdk::is_marker, Format::GoSdkLog),
+    (python_sdk::is_marker, Format::PythonSdkLog),
+    (proxy_logs::is_librechat_marker, Format::LibrechatLog),
+    (proxy_logs::is_mcp_remote_marker, Format::McpRemoteLog),
+];
 
 /// A client's text log, recognised from its first lines: the first line a
 /// log format claims decides, and a line of JSON ends the search (the input
@@ -96,11 +196,8 @@ fn detect_log(bytes: &[u8]) -> Option<Format> {
         {
             return None;
         }
-        if claude_log::is_marker(line) {
-            return Some(Format::ClaudeLog);
-        }
-        if vscode_log::is_marker(line) {
-            return Some(Format::VscodeLog);
+        if let Some((_, format)) = LOG_MARKERS.iter().find(|(is_marker, _)| is_marker(line)) {
+            return Some(*format);
         }
     }
     None
@@ -124,11 +221,14 @@ fn detect_lines(bytes: &[u8]) -> Format {
         #[serde(borrow)]
         direction: Option<&'a RawValue>,
     }
+    let mut any_json = false;
     for line in bytes
         .split(|b| *b == b'\n')
         .filter(|l| !is_blank(l))
         .take(64)
     {
+        // A line that opens a JSON value, even a cut one, makes it a trace.
+        any_json |= line.trim_ascii_start().starts_with(b"{");
         if line.trim_ascii_start().starts_with(b"[") {
             return Format::Bare;
         }
@@ -144,7 +244,12 @@ fn detect_lines(bytes: &[u8]) -> Format {
             }
         }
     }
-    Format::Canonical
+    let empty = bytes.iter().all(u8::is_ascii_whitespace);
+    if any_json || empty {
+        Format::Canonical
+    } else {
+        Format::Unknown
+    }
 }
 
 fn is_blank(line: &[u8]) -> bool {
@@ -212,11 +317,33 @@ pub fn decode_document(bytes: &[u8], source: u32, format: Format) -> Vec<Event> 
         Format::VscodeLog => vscode_log::decode(bytes, source),
         Format::Inspector => inspector::decode(bytes, source),
         Format::InspectorNetwork => inspector_network::decode(bytes, source),
+        Format::ClaudeCode => claude_code::decode(bytes, source),
+        Format::CursorLog => cursor_log::decode(bytes, source),
+        Format::Supergateway => supergateway::decode(bytes, source),
+        Format::GoSdkLog => go_sdk::decode(bytes, source),
+        Format::PythonSdkLog => python_sdk::decode(bytes, source),
+        Format::Mcpspy => mcpspy::decode(bytes, source),
+        Format::LibrechatLog => proxy_logs::decode_librechat(bytes, source),
+        Format::McpRemoteLog => proxy_logs::decode_mcp_remote(bytes, source),
+        Format::Unknown => unknown_format(bytes, source),
         Format::Canonical | Format::Bare | Format::Mcpsnoop => {
             let mut chunk = decode_chunk(bytes, 0, source, format);
             std::mem::take(&mut chunk.events)
         }
     }
+}
+
+/// The one event of a file in no known format, at its first line: one
+/// finding says so, where one per line would bury it.
+fn unknown_format(bytes: &[u8], source: u32) -> Vec<Event> {
+    let Some((number, start, line)) = lines(bytes).find(|(_, _, l)| !is_blank(l)) else {
+        return Vec::new();
+    };
+    let why = "the file is in no known format: no line is JSON or a line of a known client's log (name the format with --input-format if it is one)";
+    vec![Event::unreadable(
+        line_location(source, number, start as u64, line),
+        crate::event::Unreadable::Json(why.into()),
+    )]
 }
 
 /// Decodes one line of a line-based format into zero or more events (a
@@ -226,12 +353,9 @@ pub fn decode_line(line: &[u8], location: Location, format: Format, out: &mut Ve
         Format::Canonical => jsonl::decode_line(line, location, false, out),
         Format::Bare => jsonl::decode_line(line, location, true, out),
         Format::Mcpsnoop => mcpsnoop::decode_line(line, location, out),
-        Format::Har
-        | Format::ClaudeLog
-        | Format::VscodeLog
-        | Format::Inspector
-        | Format::InspectorNetwork => {
-            unreachable!("a {} input is decoded as one document", format.name())
+        // Every other format is a document (see `Format::is_document`).
+        document => {
+            unreachable!("a {} input is decoded as one document", document.name())
         }
     }
 }
@@ -272,21 +396,69 @@ mod tests {
             detect(b"{\"from\":\"client\",\"msg\":{}}\n2025-07-12T05:51:44.601Z [c] [info] Message from client: {}\n"),
             Format::Canonical
         );
+        let payload_free = b"2026-08-13T07:09:45.382Z [info] [codebase-memory-mcp] Message from client: method=\"initialize\" id=0 params\n";
+        assert_eq!(detect(payload_free), Format::ClaudeLog);
+        for claude_code in [
+            &b"{\"debug\":\"Calling MCP tool: x\",\"timestamp\":\"2026-07-07T12:49:41.279Z\",\"sessionId\":\"6c47\",\"cwd\":\"/p\"}\n"[..],
+            b"[\n  {\n    \"debug\": \"Node version: v22.19.0\",\n    \"timestamp\": \"2025-10-13T17:57:36.153Z\",\n    \"sessionId\": \"a7a0\"\n  }\n]\n",
+            b"2026-03-02T18:44:16.120Z [DEBUG] [STARTUP] Loading MCP configs...\n2026-03-02T18:44:16.136Z [DEBUG] MCP server \"m\": Starting connection with timeout of 30000ms\n",
+            b"2026-04-21 17:12:19.227 [info] From claude: 2026-04-21T11:42:19.227Z [DEBUG] Error log sink initialized\n",
+        ] {
+            assert_eq!(detect(claude_code), Format::ClaudeCode);
+        }
+        for cursor in [
+            &b"2025-02-25 01:21:18.277 [info] db10: Handling CreateClient action\n"[..],
+            b"2025-07-10 10:49:36.646 [error] user-wirewiki: Client error for command Unexpected token 'S', \"Starting MCP server\" is not valid JSON\n",
+            b"2026-05-23 19:00:29.146 [info] [V2 FSM] connection:connect_success: conn=connecting,auth=unknown -> conn=connected,auth=unknown\n",
+        ] {
+            assert_eq!(detect(cursor), Format::CursorLog);
+        }
+        for supergateway in [
+            &b"[supergateway] Starting...\n"[..],
+            b"gateway-1  | [supergateway] New SSE connection from ::1\n",
+            "{\"time\":\"2026-03-02T10:00:00.000Z\",\"level\":\"info\",\"msg\":\"Listening on port 8000\"}\n{\"time\":\"2026-03-02T10:00:01.000Z\",\"level\":\"info\",\"msg\":\"Child → SSE (session a):\",\"data\":{}}\n".as_bytes(),
+        ] {
+            assert_eq!(detect(supergateway), Format::Supergateway);
+        }
+        assert_eq!(
+            detect(b"write: {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\"}\n"),
+            Format::GoSdkLog
+        );
+        assert_eq!(
+            detect(b"2025-04-16 06:13:26,400 - mcp.server.sse - DEBUG - Received JSON: b'{}'\n"),
+            Format::PythonSdkLog
+        );
+        assert_eq!(
+            detect(b"2025-04-28T00:00:19.555Z debug: [MCP][everything] Transport sending: {}\n"),
+            Format::LibrechatLog
+        );
+        assert_eq!(
+            detect("[63643] [Local→Remote] initialize\n".as_bytes()),
+            Format::McpRemoteLog
+        );
+        // Another program's JSON log is not supergateway's.
+        assert_eq!(
+            detect(b"{\"time\":\"2026-03-02T10:00:00Z\",\"level\":\"info\",\"msg\":\"ready\"}\n"),
+            Format::Canonical
+        );
         let vscode = b"2026-07-24 02:03:14.031 [info] Starting server mcp-taskfile-server\n2026-07-24 02:03:14.031 [info] Connection state: Starting\n";
         assert_eq!(detect(vscode), Format::VscodeLog);
         assert_eq!(
             detect(b"{\"session_id\":\"s\",\"seq\":1,\"direction\":\"meta\",\"raw\":{\"command\":[\"x\"]}}\n"),
             Format::Mcpsnoop
         );
-        // Other programs' logs (nothing about MCP) are not claimed.
-        assert_eq!(
-            detect(b"2025-02-25 01:21:18.277 [info] db10: Handling CallTool action\n"),
-            Format::Canonical
-        );
+        // Other programs' logs (nothing about MCP) are not claimed by a
+        // client log format: without a JSON line they are in no known format.
         assert_eq!(
             detect(b"2025-07-12T05:51:44.601Z [info] Starting app\n"),
-            Format::Canonical
+            Format::Unknown
         );
+        assert_eq!(
+            detect(b"2025-07-12T05:51:44.601Z [INFO] Starting app\n"),
+            Format::Unknown
+        );
+        // A cut JSON line is still a trace (its line is reported).
+        assert_eq!(detect(b"{\"from\":\"cli"), Format::Canonical);
     }
 
     #[test]

@@ -46,7 +46,7 @@ const MARKERS: &[(&str, Side)] = &[
 ];
 
 /// `2026-07-24 02:03:14.089 ` at the start of a line: the rest of the line.
-fn after_stamp(line: &str) -> Option<&str> {
+pub(super) fn after_stamp(line: &str) -> Option<&str> {
     let (date, rest) = line.split_once(' ')?;
     let (time, rest) = rest.split_once(' ')?;
     let digits = |s: &str, shape: &str| {

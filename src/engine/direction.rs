@@ -36,17 +36,23 @@ pub fn infer_sender(session: &Session, message: &Message) -> Result<Side, String
                     let params = message.params().expect("a method message has params");
                     if method == "notifications/cancelled" {
                         if let Some(KeyField::Valid(id)) = &params.request_id {
-                            // The canceller is the side with that request outstanding.
+                            // The canceller is the side with that request
+                            // outstanding, else the one side that ever issued it.
                             if let Some(side) =
                                 only_side(session, |r| r.request(id).is_some_and(|q| q.is_outstanding()))
+                                    .or_else(|| only_side(session, |r| r.request(id).is_some()))
                             {
                                 return Ok(side);
                             }
                         }
                     } else if method == "notifications/progress" {
                         if let Some(KeyField::Valid(token)) = &params.progress_token {
-                            // Progress comes from the receiver of the request holding the token.
-                            if let Some(side) = only_side(session, |r| r.active_tokens.contains_key(token)) {
+                            // Progress comes from the receiver of the request
+                            // holding the token, else of the one side's request
+                            // that last carried it.
+                            if let Some(side) = only_side(session, |r| r.active_tokens.contains_key(token))
+                                .or_else(|| only_side(session, |r| r.token_holder(token).is_some()))
+                            {
                                 return Ok(side.peer());
                             }
                         }
@@ -74,5 +80,49 @@ pub fn infer_sender(session: &Session, message: &Message) -> Result<Side, String
         Body::Unclassifiable => {
             Err("the message is neither a request, a notification nor a response".into())
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// Rule ids of the findings on a bare capture.
+    fn rules_of(lines: &[&str]) -> Vec<(u64, &'static str)> {
+        let trace = lines.join("\n");
+        crate::lint_with(
+            &trace,
+            Some(crate::decode::Format::Bare),
+            crate::rules::engine(),
+        )
+        .iter()
+        .map(|d| (d.location.line, d.rule.id))
+        .collect()
+    }
+
+    const CALL: &str = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","_meta":{"progressToken":"t"}}}"#;
+    const RESULT: &str = r#"{"jsonrpc":"2.0","id":1,"result":{"content":[]}}"#;
+
+    #[test]
+    fn late_progress_comes_from_the_receiver_of_the_one_request_that_carried_the_token() {
+        let progress = r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":2}}"#;
+        assert_eq!(
+            rules_of(&[CALL, RESULT, progress]),
+            [(3, "progress-after-terminal")]
+        );
+    }
+
+    #[test]
+    fn a_late_cancellation_comes_from_the_one_side_that_issued_the_id() {
+        let cancel =
+            r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}"#;
+        assert_eq!(
+            rules_of(&[CALL, RESULT, cancel]),
+            [(3, "cancel-after-response")]
+        );
+    }
+
+    #[test]
+    fn a_method_either_side_may_send_with_nothing_to_tell_is_ambiguous() {
+        let ping = r#"{"jsonrpc":"2.0","id":5,"method":"ping"}"#;
+        assert_eq!(rules_of(&[ping]), [(1, "direction-ambiguous")]);
     }
 }

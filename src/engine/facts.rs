@@ -5,7 +5,9 @@
 //! and [`Facts::transition`] tells the session what to change. Rules about
 //! the same message therefore never disagree about what it refers to.
 
-use crate::event::{Body, JsonKind, KeyField, Location, Message, ProgressToken, RequestId, Side};
+use crate::event::{
+    Body, JsonKind, KeyField, Location, Message, Outcome, ProgressToken, RequestId, Side,
+};
 
 use super::requests::{Request, RequestState, RequestView};
 use super::session::Session;
@@ -43,7 +45,18 @@ pub enum CancelTarget<'s> {
     AfterResponse(RequestView<'s>),
     /// No request of the sender has this id, but the peer issued one.
     WrongDirection(RequestView<'s>),
+    /// The receiver of the peer's request ends it, as its method allows
+    /// (a 2026-07-28 server ending a `subscriptions/listen`).
+    ReceiverEnds(RequestView<'s>),
     Unknown(RequestId),
+    /// The log does not show the requestId (Claude Desktop's payload-free
+    /// lines), so the target is unknown and no rule may call the
+    /// cancellation malformed. When the sender is the client and its
+    /// initialize is its only open request, it is the probable target;
+    /// cancel-initialize reports that, one severity lower.
+    Unlogged {
+        probable_initialize: Option<RequestView<'s>>,
+    },
 }
 
 #[derive(Debug)]
@@ -65,6 +78,11 @@ pub enum ProgressTarget<'s> {
 pub enum ResponseTarget<'s> {
     /// `"id": null`, or no id at all.
     NullId,
+    /// A null-id error in an HTTP error response to a POST: the server
+    /// rejected the body whole (a bad Host, a bad session), which the
+    /// Streamable HTTP transport allows. It answers the requests of that
+    /// body, oldest first.
+    Rejection(Vec<RequestView<'s>>),
     InvalidId(JsonKind),
     /// A running request of the peer: the ordinary case.
     Pending(RequestView<'s>),
@@ -88,9 +106,20 @@ pub(crate) enum Transition {
     Cancel(RequestId),
     Progress(RequestId),
     Answer(RequestId),
+    /// A rejection answers every request of the rejected body.
+    Reject(Vec<RequestId>),
 }
 
-impl Facts<'_> {
+impl<'s> Facts<'s> {
+    /// The request a response answers, running or cancelled: the ordinary
+    /// answer, whose content rules about a method's result read.
+    pub fn answered(&self) -> Option<&RequestView<'s>> {
+        match self {
+            Facts::Response(ResponseTarget::Pending(r) | ResponseTarget::AfterCancel(r)) => Some(r),
+            _ => None,
+        }
+    }
+
     pub(crate) fn transition(&self) -> Transition {
         match self {
             Facts::Cancel(CancelTarget::Running(r)) => Transition::Cancel(r.id.clone()),
@@ -98,12 +127,21 @@ impl Facts<'_> {
             Facts::Response(ResponseTarget::Pending(r) | ResponseTarget::AfterCancel(r)) => {
                 Transition::Answer(r.id.clone())
             }
+            Facts::Response(ResponseTarget::Rejection(requests)) => {
+                Transition::Reject(requests.iter().map(|r| r.id.clone()).collect())
+            }
             _ => Transition::None,
         }
     }
 }
 
-pub(crate) fn classify<'s>(session: &'s Session, from: Side, message: &Message) -> Facts<'s> {
+/// `stream`: the one the message travelled on, if the trace names streams.
+pub(crate) fn classify<'s>(
+    session: &'s Session,
+    from: Side,
+    message: &Message,
+    stream: Option<&str>,
+) -> Facts<'s> {
     match &message.body {
         Body::Request {
             id: KeyField::Valid(id),
@@ -136,8 +174,19 @@ pub(crate) fn classify<'s>(session: &'s Session, from: Side, message: &Message) 
                 _ => ProgressTarget::Unusable,
             })
         }
-        Body::Response { id, .. } => Facts::Response(match id {
-            None | Some(KeyField::Invalid(JsonKind::Null)) => ResponseTarget::NullId,
+        Body::Response { id, outcome } => Facts::Response(match id {
+            None | Some(KeyField::Invalid(JsonKind::Null)) => {
+                match (
+                    from,
+                    outcome,
+                    stream.and_then(|s| rejected_body(session, s)),
+                ) {
+                    (Side::Server, Outcome::Error { .. }, Some(requests)) => {
+                        ResponseTarget::Rejection(requests)
+                    }
+                    _ => ResponseTarget::NullId,
+                }
+            }
             Some(KeyField::Invalid(kind)) => ResponseTarget::InvalidId(*kind),
             Some(KeyField::Valid(id)) => response_target(session, from, id),
         }),
@@ -145,8 +194,30 @@ pub(crate) fn classify<'s>(session: &'s Session, from: Side, message: &Message) 
     }
 }
 
+/// The client's open requests on `stream`, oldest first, when it is a POST
+/// the server rejected with an HTTP error status.
+fn rejected_body<'s>(session: &'s Session, stream: &str) -> Option<Vec<RequestView<'s>>> {
+    let info = session.http.streams.get(stream)?;
+    if !(info.rejected && info.method == "POST") {
+        return None;
+    }
+    let mut requests: Vec<&Request> = session
+        .side(Side::Client)
+        .open
+        .values()
+        .filter(|r| r.stream.as_deref() == Some(stream))
+        .collect();
+    requests.sort_by_key(|r| r.seq);
+    Some(requests.into_iter().map(Request::view).collect())
+}
+
 fn cancel_target<'s>(session: &'s Session, from: Side, message: &Message) -> CancelTarget<'s> {
     let params = message.params().expect("a notification has params");
+    if message.incomplete && params.request_id.is_none() {
+        return CancelTarget::Unlogged {
+            probable_initialize: probable_initialize(session, from),
+        };
+    }
     if params.not_object {
         return CancelTarget::Malformed("its params are not an object".into());
     }
@@ -179,9 +250,33 @@ fn cancel_target<'s>(session: &'s Session, from: Side, message: &Message) -> Can
             _ => CancelTarget::AfterResponse(request),
         },
         None => match session.side(from.peer()).request(id) {
+            Some(request) if receiver_may_cancel(session, request.method) => {
+                CancelTarget::ReceiverEnds(request)
+            }
             Some(request) => CancelTarget::WrongDirection(request),
             None => CancelTarget::Unknown(id.clone()),
         },
+    }
+}
+
+/// Whether the receiver of a `method` request may end it by cancelling it.
+fn receiver_may_cancel(session: &Session, method: &str) -> bool {
+    session
+        .version()
+        .and_then(|version| crate::protocol::methods::method(method, version))
+        .is_some_and(|row| row.receiver_cancels)
+}
+
+/// The client's initialize request, when it is the client's only open
+/// request and still running: the one target a cancellation could have had.
+fn probable_initialize(session: &Session, from: Side) -> Option<RequestView<'_>> {
+    let (init, _) = session.lifecycle.initialize.as_ref()?;
+    let open = &session.side(from).open;
+    match (from, open.len(), open.get(init)) {
+        (Side::Client, 1, Some(request)) if request.state == RequestState::Running => {
+            Some(request.view())
+        }
+        _ => None,
     }
 }
 

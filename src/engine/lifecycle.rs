@@ -30,6 +30,19 @@ pub struct Lifecycle {
     pub initialize_response: Option<(Location, bool)>,
     /// The client's `notifications/initialized`.
     pub initialized: Option<Location>,
+    /// Before the client's first `initialize`: the first message that makes
+    /// it not the first interaction (a request other than ping, or a server
+    /// notification), its sender and method.
+    pub before_initialize: Option<(Location, Side, Box<str>)>,
+    /// The protocol version the successful initialize result names, as written.
+    pub answered_version: Option<Box<str>>,
+    /// The client's first message after the successful initialize result.
+    pub client_went_on: Option<Location>,
+    /// The client's first request other than ping after the successful
+    /// initialize result and before `notifications/initialized`.
+    pub request_before_initialized: Option<(Location, Box<str>)>,
+    /// Version strings of this session that name no revision, once each.
+    pub unknown_versions: Vec<Box<str>>,
     capabilities: [Option<Capabilities>; 2],
 }
 
@@ -82,6 +95,23 @@ impl Lifecycle {
         self.initialize.as_ref().is_some_and(|(init, _)| init == id)
     }
 
+    /// The version the client asked for, when the server answers `answered`
+    /// instead (the client's string, as written). Only a published revision:
+    /// answering another version to one that names none is what negotiation
+    /// asks for (and unknown-protocol-version has said so).
+    pub fn requested_other_than(&self, answered: &str) -> Option<&str> {
+        self.requested_version
+            .as_deref()
+            .filter(|requested| *requested != answered && Version::parse(requested).is_some())
+    }
+
+    /// The version the client asked for and the other one the successful
+    /// initialize result answered, when they differ.
+    pub fn negotiated_other_version(&self) -> Option<(&str, &str)> {
+        let answered = self.answered_version.as_deref()?;
+        Some((self.requested_other_than(answered)?, answered))
+    }
+
     /// Applies a message; `answered` is the method of the request a
     /// response answers, when it answers one.
     pub(crate) fn apply(
@@ -91,10 +121,23 @@ impl Lifecycle {
         location: Location,
         answered: Option<(&RequestId, &str)>,
     ) {
+        self.note_order(from, message, location);
+        let answers_initialize = answered.is_some_and(|(id, _)| self.is_initialize(id));
+        for named in named_versions(message, from, answers_initialize) {
+            if Version::parse(&named.text).is_none() && !self.unknown_versions.contains(&named.text)
+            {
+                self.unknown_versions.push(named.text);
+            }
+        }
         match &message.body {
             Body::Request { id, method, params } => {
-                if let Some(version) = &params.meta_protocol_version {
-                    self.era.get_or_insert(Era::Stateless);
+                // A handshake session keeps its version when the endpoint also
+                // serves 2026-07-28 requests: those are read in their own.
+                if let (Some(version), false) = (
+                    &params.meta_protocol_version,
+                    self.era == Some(Era::Handshake),
+                ) {
+                    self.era = Some(Era::Stateless);
                     self.version = Some(Version::nearest(version));
                     self.note_modern_client_capabilities(message, location);
                 }
@@ -133,6 +176,45 @@ impl Lifecycle {
         }
     }
 
+    /// Notes where a message falls in the handshake's order, against the
+    /// state before it.
+    fn note_order(&mut self, from: Side, message: &Message, location: Location) {
+        let method = message.method();
+        if self.era == Some(Era::Stateless) {
+            return;
+        }
+        // A notifications/* method sent with an id is a notification meant.
+        let notification = method.is_some_and(|m| m.starts_with("notifications/"));
+        if self.initialize.is_none() {
+            match (&message.body, from) {
+                // Answers say nothing of the order (the session says
+                // whether they show an excerpt).
+                (Body::Response { .. }, _) => {}
+                // Pings may come at any time; the spec is silent on client
+                // notifications before the handshake.
+                (_, Side::Client) if notification => {}
+                _ if matches!(method, Some("ping" | "initialize")) => {}
+                _ => {
+                    let method = method.unwrap_or_default().into();
+                    self.before_initialize
+                        .get_or_insert((location, from, method));
+                }
+            }
+            return;
+        }
+        let answered = matches!(self.initialize_response, Some((_, true)));
+        if from != Side::Client || !answered || matches!(message.body, Body::Response { .. }) {
+            return;
+        }
+        self.client_went_on.get_or_insert(location);
+        let request =
+            matches!(message.body, Body::Request { .. }) && !notification && method != Some("ping");
+        if let (true, None, Some(method)) = (request, self.initialized, method) {
+            self.request_before_initialized
+                .get_or_insert((location, method.into()));
+        }
+    }
+
     fn note_initialize(&mut self, id: &RequestId, message: &Message, location: Location) {
         self.era.get_or_insert(Era::Handshake);
         // The first initialize, or a retry after a failed one.
@@ -164,7 +246,8 @@ impl Lifecycle {
             protocol_version: Some(version),
         } = outcome
         {
-            self.version = Some(Version::nearest(version));
+            self.version = Some(Version::nearest_in(version, Era::Handshake.versions()));
+            self.answered_version = Some(version.clone());
         }
         if let Some(result) = announcement(message.members.result.as_ref()) {
             self.note_capabilities(Side::Server, result.capabilities, location);
@@ -196,4 +279,52 @@ impl Lifecycle {
 
 fn announcement(member: Option<&Json>) -> Option<Announcement> {
     member.and_then(Json::parse)
+}
+
+/// A protocol version string a message names, and the revision it is read as.
+#[derive(Debug, PartialEq)]
+pub struct NamedVersion {
+    pub text: Box<str>,
+    pub read_as: Version,
+}
+
+/// The protocol version strings a message names: the version an initialize
+/// request asks for (`from` the client) and the one its result
+/// (`answers_initialize`) answers, both read in the handshake era, and the
+/// one a 2026-07-28 request names in its `_meta`.
+pub fn named_versions(
+    message: &Message,
+    from: Side,
+    answers_initialize: bool,
+) -> Vec<NamedVersion> {
+    let mut named = Vec::new();
+    let member = match (&message.body, from) {
+        (Body::Request { method, .. }, Side::Client) if method == "initialize" => {
+            message.members.params.as_ref()
+        }
+        (Body::Response { .. }, Side::Server) if answers_initialize => {
+            message.members.result.as_ref()
+        }
+        _ => None,
+    };
+    if let Some(text) = announcement(member).and_then(|a| a.protocol_version) {
+        let read_as = Version::nearest_in(&text, Era::Handshake.versions());
+        named.push(NamedVersion {
+            text: text.into(),
+            read_as,
+        });
+    }
+    if let Some(text) = message
+        .params()
+        .and_then(|p| p.meta_protocol_version.as_ref())
+    {
+        if !named.iter().any(|n| &n.text == text) {
+            let read_as = Version::nearest(text);
+            named.push(NamedVersion {
+                text: text.clone(),
+                read_as,
+            });
+        }
+    }
+    named
 }

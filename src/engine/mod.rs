@@ -17,7 +17,7 @@ use foldhash::{HashMap, HashMapExt};
 use crate::diagnostic::Diagnostic;
 use compact_str::CompactString;
 
-use crate::event::{Body, Event, KeyField, Location, Outcome, Payload, Transport};
+use crate::event::{Body, Event, KeyField, Location, Outcome, Payload, Side, Transport};
 use crate::protocol::{Version, Versions};
 use crate::rule::{Ctx, Rule, Wants};
 
@@ -114,7 +114,8 @@ impl Engine {
                 message: None,
                 from: None,
                 session: &scratch,
-                version: None,
+                versions: scratch.possible_versions(),
+                version: scratch.version(),
                 facts: Facts::None,
                 source_unreadable: sessions.unreadable.last(),
                 assigned_sessions: &sessions.assigned_sessions,
@@ -132,12 +133,14 @@ impl Engine {
             // The exchange shows the transport, and so the versions it allows.
             session.http.note_transport(http);
         }
+        let versions = versions_of(session, event);
         let mut ctx = Ctx {
             event,
             message: None,
             from: event.from,
             session,
-            version: versions_of(session, event).single(),
+            versions,
+            version: versions.single(),
             facts: Facts::None,
             source_unreadable: sessions.unreadable.last(),
             assigned_sessions: &sessions.assigned_sessions,
@@ -212,7 +215,7 @@ impl Engine {
             },
         };
         ctx.from = Some(from);
-        ctx.facts = facts::classify(session, from, message);
+        ctx.facts = facts::classify(session, from, message, event.stream.as_deref());
         self.rules.run(&ctx, &mut self.diagnostics);
         let transition = ctx.facts.transition();
         if let (
@@ -250,7 +253,8 @@ impl Engine {
             .collect();
         indices.sort_unstable();
         for index in indices {
-            if let Some(session) = self.slots[index].take() {
+            if let Some(mut session) = self.slots[index].take() {
+                session.unreadable_line = sessions.unreadable.last_seen();
                 for rule in &self.rules.all {
                     (rule.session_end)(&session, &mut self.diagnostics);
                 }
@@ -290,16 +294,30 @@ impl Rules {
     /// revision the message may be read in.
     fn run(&self, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
         let kind = Wants::of(ctx.event);
-        let possible = match ctx.version {
-            Some(version) => Versions::only(version),
-            None => versions_of(ctx.session, ctx.event),
-        };
         for rule in &self.all {
-            if rule.meta.wants.includes(kind) && rule.meta.versions.covers(possible) {
+            if rule.meta.wants.includes(kind) && rule.meta.versions.covers(ctx.versions) {
                 (rule.check)(ctx, out);
             }
         }
     }
+}
+
+/// The revision the request a response answers named, if it named one.
+fn answered_request_version(session: &Session, event: &Event) -> Option<Version> {
+    let Payload::Message(message) = &event.payload else {
+        return None;
+    };
+    let Body::Response {
+        id: Some(KeyField::Valid(id)),
+        ..
+    } = &message.body
+    else {
+        return None;
+    };
+    [Side::Client, Side::Server]
+        .into_iter()
+        .filter_map(|side| session.side(side).open.get(id))
+        .find_map(|request| request.named_version)
 }
 
 /// The revisions an event may be read in: a 2026-07-28 request names its
@@ -316,7 +334,23 @@ fn versions_of(session: &Session, event: &Event) -> Versions {
     if let Some(named) = named {
         return Versions::only(Version::nearest(named));
     }
+    if let Some(answered) = answered_request_version(session, event) {
+        return Versions::only(answered);
+    }
     match &event.payload {
+        Payload::Message(message) => {
+            // A method that exists only in some revisions says the message is
+            // of one of them (`initialize` opens a handshake-era session),
+            // unless the session is known to speak none of them.
+            let possible = session.possible_versions();
+            let exists = message
+                .method()
+                .map_or(Versions::NONE, crate::protocol::methods::versions_of);
+            match possible.intersect(exists) {
+                narrowed if narrowed.is_empty() => possible,
+                narrowed => narrowed,
+            }
+        }
         Payload::Transport(Transport::Http(http)) if http.modern => {
             Versions::only(Version::V2026_07_28)
         }

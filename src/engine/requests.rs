@@ -24,6 +24,11 @@ impl Unreadable {
         self.last.filter(|_| self.pending > 0)
     }
 
+    /// The latest one, answered or not.
+    pub fn last_seen(&self) -> Option<Location> {
+        self.last
+    }
+
     /// One null-id error answered one of them.
     pub(crate) fn consume(&mut self) -> bool {
         let had = self.pending > 0;
@@ -71,6 +76,9 @@ pub struct Request {
     /// Earlier requests with the same id (a reuse) still waiting for their
     /// answers: the next answers are theirs, not duplicates.
     pub unanswered_copies: u32,
+    /// The revision a 2026-07-28 request named: its answer is read in it,
+    /// whatever the session's own version (one endpoint may serve both eras).
+    pub named_version: Option<crate::protocol::Version>,
 }
 
 /// An answered request, kept compactly until the session ends: enough to

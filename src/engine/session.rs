@@ -20,16 +20,18 @@ pub struct Session {
     pub source: u32,
     pub name: Option<Box<str>>,
     /// Whether the trace holds the start of the session: it opens with
-    /// `initialize` or `server/discover`, or only the client's requests come
-    /// before its `initialize`. When it does not, ids and tokens issued
+    /// `initialize` or `server/discover`, or only messages that refer to
+    /// nothing before the trace come before its `initialize`. When it does not, ids and tokens issued
     /// before the excerpt are unknown, not absent.
     pub complete: bool,
     pub lifecycle: Lifecycle,
     pub http: HttpStreams,
     /// Messages seen so far; a message's position in the session's order.
     pub messages: u64,
-    /// Whether every message so far was a request of the client.
-    only_client_requests: bool,
+    /// Whether every message so far refers to nothing before the trace: a
+    /// request, a notification that names no request or token, an answer,
+    /// cancellation or progress of a request the trace holds.
+    pub self_contained: bool,
     /// Ids of bare requests whose sender could not be inferred; their
     /// responses are part of the same reported ambiguity.
     pub ambiguous_requests: HashSet<RequestId>,
@@ -37,6 +39,9 @@ pub struct Session {
     /// request they answer is unknown, so none of those may be called unanswered.
     pub ambiguous_responses: HashSet<RequestId>,
     sides: [Registry; 2],
+    /// When the session ends: the last line of its input that could not be
+    /// read, wherever it was (an unreadable line names no session).
+    pub unreadable_line: Option<Location>,
 }
 
 impl Session {
@@ -50,10 +55,11 @@ impl Session {
             lifecycle: Lifecycle::assuming(version),
             http: HttpStreams::default(),
             messages: 0,
-            only_client_requests: true,
+            self_contained: true,
             ambiguous_requests: HashSet::default(),
             ambiguous_responses: HashSet::default(),
             sides: Default::default(),
+            unreadable_line: None,
         }
     }
 
@@ -122,20 +128,18 @@ impl Session {
         stream: Option<&str>,
         transition: &Transition,
     ) {
-        let seq = self.next_position(from, message);
+        let seq = self.next_position(message, transition);
         self.note_batch(from, message, location);
-        let answered = match transition {
-            Transition::Answer(id) => self
-                .side(from.peer())
-                .open
-                .get(id)
-                .map(|r| r.method.clone()),
-            _ => None,
-        };
         let answered_id = match transition {
             Transition::Answer(id) => Some(id),
+            // initialize is never batched: when a rejected body holds it,
+            // it is the only request there.
+            Transition::Reject(ids) => ids.first(),
             _ => None,
         };
+        let answered = answered_id
+            .and_then(|id| self.side(from.peer()).open.get(id))
+            .map(|r| r.method.clone());
         self.lifecycle.apply(
             from,
             message,
@@ -170,6 +174,10 @@ impl Session {
                     last_progress_stream: None,
                     stream: stream.map(Into::into),
                     unanswered_copies: 0,
+                    named_version: params
+                        .meta_protocol_version
+                        .as_deref()
+                        .map(Version::nearest),
                 });
             }
             (Body::Notification { .. }, Transition::Cancel(id)) => {
@@ -194,24 +202,39 @@ impl Session {
                 let read = self.side_mut(from.peer()).answer(id, location, stream);
                 self.note_read(from, read);
             }
+            // A rejection answers every request of the rejected body.
+            (Body::Response { .. }, Transition::Reject(ids)) => {
+                for id in ids {
+                    let read = self.side_mut(from.peer()).answer(id, location, stream);
+                    self.note_read(from, read);
+                }
+            }
             _ => {}
         }
     }
 
     /// The message's position in the session, noting whether the trace
     /// holds the session's start.
-    fn next_position(&mut self, from: Side, message: &Message) -> u64 {
+    fn next_position(&mut self, message: &Message, transition: &Transition) -> u64 {
         let seq = self.messages;
         self.messages += 1;
         let is_request = matches!(message.body, Body::Request { .. });
         let opens =
             is_request && matches!(message.method(), Some("initialize" | "server/discover"));
-        // A session whose initialize comes after requests of the client alone
-        // (a raw client that pings first) still starts in the trace.
-        if opens && self.only_client_requests && !self.complete {
+        // A session whose initialize comes after messages that refer to
+        // nothing earlier (a raw client that pings or lists tools first, a
+        // server that logs while it starts) still starts in the trace.
+        if opens && self.self_contained && !self.complete {
             self.complete = true;
         }
-        self.only_client_requests &= is_request && from == Side::Client;
+        let refers_back = match (&message.body, message.method()) {
+            (Body::Response { .. }, _)
+            | (_, Some("notifications/cancelled" | "notifications/progress")) => {
+                *transition == Transition::None
+            }
+            _ => false,
+        };
+        self.self_contained &= !refers_back;
         seq
     }
 

@@ -55,6 +55,9 @@ pub struct MethodRow {
     /// An official extension that defines the method in revisions where the
     /// core does not (`io.modelcontextprotocol/tasks` in 2026-07-28).
     pub extension: Option<(&'static str, Versions)>,
+    /// The receiver ends the request by cancelling it (a 2026-07-28 server
+    /// tears a `subscriptions/listen` stream down with `notifications/cancelled`).
+    pub receiver_cancels: bool,
 }
 
 const fn row(name: &'static str, kind: Kind, senders: Senders, versions: Versions) -> MethodRow {
@@ -65,6 +68,7 @@ const fn row(name: &'static str, kind: Kind, senders: Senders, versions: Version
         versions,
         needs: None,
         extension: None,
+        receiver_cancels: false,
     }
 }
 
@@ -92,6 +96,11 @@ impl MethodRow {
 
     const fn extension(mut self, id: &'static str, versions: Versions) -> MethodRow {
         self.extension = Some((id, versions));
+        self
+    }
+
+    const fn receiver_cancels(mut self) -> MethodRow {
+        self.receiver_cancels = true;
         self
     }
 }
@@ -142,7 +151,7 @@ pub static METHODS: &[MethodRow] = &[
     row("tasks/update", R, C, Versions::NONE).extension(TASKS_EXTENSION, STATELESS),
     row("notifications/tasks/status", N, Both, TASKS).extension(TASKS_EXTENSION, STATELESS),
     row("server/discover", R, C, STATELESS),
-    row("subscriptions/listen", R, C, STATELESS),
+    row("subscriptions/listen", R, C, STATELESS).receiver_cancels(),
     row("notifications/message", N, S, ALL).needs("logging", HANDSHAKE),
     row("notifications/resources/list_changed", N, S, ALL)
         .needs("resources.listChanged", HANDSHAKE),

@@ -5,6 +5,7 @@
 
 pub mod capabilities;
 pub mod errors;
+pub mod fields;
 pub mod meta;
 pub mod methods;
 pub mod spec;

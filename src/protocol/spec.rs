@@ -16,6 +16,15 @@ pub struct SpecPage {
 }
 
 impl SpecPage {
+    /// A page of the handshake era only: it has no 2026-07-28 counterpart.
+    pub const fn handshake(legacy: &'static str) -> SpecPage {
+        SpecPage {
+            legacy,
+            modern: None,
+            modern_quote: None,
+        }
+    }
+
     /// The page for a session of `version` (the newest handshake revision's
     /// page when the version is not known, or the page does not exist in it).
     pub fn url(&self, version: Option<Version>) -> String {

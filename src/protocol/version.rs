@@ -59,11 +59,19 @@ impl Version {
     /// not after it (versions are dates, so they order as strings), or the
     /// oldest for a string before every revision.
     pub fn nearest(text: &str) -> Version {
-        Version::ALL
-            .into_iter()
-            .rev()
-            .find(|v| v.as_str() <= text)
-            .unwrap_or(Version::V2024_11_05)
+        Version::nearest_in(text, Versions::ALL)
+    }
+
+    /// The revision of `among` to lint an unknown version string with: the
+    /// newest one not after it, or the oldest. An initialize result is read
+    /// in the handshake era whatever date it names.
+    pub fn nearest_in(text: &str, among: Versions) -> Version {
+        let oldest = among.iter().next().unwrap_or(Version::V2024_11_05);
+        among
+            .iter()
+            .filter(|v| v.as_str() <= text)
+            .last()
+            .unwrap_or(oldest)
     }
 
     fn bit(self) -> u8 {
@@ -187,6 +195,10 @@ mod tests {
         assert_eq!(Version::nearest("2025-06-19"), V2025_06_18);
         assert_eq!(Version::nearest("2099-01-01"), V2026_07_28);
         assert_eq!(Version::nearest("1.0"), V2024_11_05);
+        assert_eq!(
+            Version::nearest_in("2099-01-01", Versions::HANDSHAKE),
+            V2025_11_25
+        );
     }
 
     #[test]

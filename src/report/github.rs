@@ -3,6 +3,7 @@
 
 use super::{Report, Sink};
 use crate::diagnostic::Severity;
+use crate::sanitize::escape_controls;
 
 /// Escapes a message as GitHub's runner reads it back.
 fn data(text: &str) -> String {
@@ -24,7 +25,7 @@ pub(super) fn write(report: &Report, out: &mut dyn Sink) -> std::io::Result<()> 
             Severity::Info => "notice",
         };
         let name = &report.sources[d.location.source as usize].name;
-        let mut message = d.message.clone();
+        let mut message = escape_controls(&d.message).into_owned();
         if let Some(place) = d.batch_place() {
             message = format!("{message} ({place})");
         }

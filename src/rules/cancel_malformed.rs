@@ -84,4 +84,51 @@ mod tests {
         ];
         assert_eq!(check(&lines), []);
     }
+
+    /// A client cancellation whose params are `params` (a JSON text).
+    fn cancel(params: &str) -> String {
+        format!(
+            r#"{{"from":"client","msg":{{"jsonrpc":"2.0","method":"notifications/cancelled","params":{params}}}}}"#
+        )
+    }
+
+    #[test]
+    fn warns_on_a_cancellation_without_params() {
+        let cancel =
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","method":"notifications/cancelled"}}"#;
+        assert_eq!(check(&[CALL, cancel]), [(5, Warning)]);
+    }
+
+    #[test]
+    fn warns_on_a_null_request_id() {
+        let cancel = cancel(r#"{"requestId":null}"#);
+        assert_eq!(check(&[CALL, &cancel]), [(5, Warning)]);
+    }
+
+    #[test]
+    fn warns_on_a_request_id_that_is_an_object() {
+        let cancel = cancel(r#"{"requestId":{"id":1}}"#);
+        assert_eq!(check(&[CALL, &cancel]), [(5, Warning)]);
+    }
+
+    #[test]
+    fn warns_on_a_reason_that_is_an_object() {
+        let cancel = cancel(r#"{"requestId":1,"reason":{"code":"ABORT"}}"#);
+        assert_eq!(check(&[CALL, &cancel]), [(5, Warning)]);
+    }
+
+    #[test]
+    fn silent_on_a_cancellation_without_a_reason() {
+        assert_eq!(check(&[CALL, &cancel(r#"{"requestId":1}"#)]), []);
+    }
+
+    #[test]
+    fn silent_on_a_cancellation_whose_params_the_log_does_not_show() {
+        let trace = [
+            r#"2026-08-13T07:09:45.382Z [info] [cbm] Message from client: method="initialize" id=0 params"#,
+            r#"2026-08-13T07:10:45.390Z [info] [cbm] Message from client: method="notifications/cancelled" params"#,
+        ]
+        .join("\n");
+        assert_eq!(findings("cancel-malformed", &trace), []);
+    }
 }

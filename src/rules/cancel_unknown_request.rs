@@ -52,6 +52,31 @@ mod tests {
     }
 
     #[test]
+    fn silent_when_a_har_lists_the_cancellation_first_in_the_same_millisecond() {
+        use crate::rules::testing::har;
+        use serde_json::json;
+        let post = |message: serde_json::Value, status: u16, answer: &str| {
+            json!({
+                "startedDateTime": "2025-06-01T10:00:00.000Z",
+                "request": {"method": "POST", "url": "http://localhost/mcp", "postData": {"text": message.to_string()}},
+                "response": {"status": status, "content": {"mimeType": "application/json", "text": answer}},
+            })
+        };
+        let call =
+            json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "slow"}});
+        let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 5}});
+        let trace = har(&[
+            post(cancel, 202, ""),
+            post(
+                call,
+                200,
+                r#"{"jsonrpc":"2.0","id":5,"result":{"content":[]}}"#,
+            ),
+        ]);
+        assert_eq!(findings("cancel-unknown-request", &trace), []);
+    }
+
+    #[test]
     fn info_when_the_trace_starts_mid_session() {
         let cancel = r#"{"from":"client","msg":{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7}}}"#;
         assert_eq!(findings("cancel-unknown-request", cancel), [(1, Info)]);

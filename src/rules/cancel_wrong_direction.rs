@@ -62,6 +62,24 @@ mod tests {
     }
 
     #[test]
+    fn silent_when_a_2026_07_28_server_ends_a_listen_stream() {
+        let listen = r#"{"from":"client","msg":{"jsonrpc":"2.0","id":"l1","method":"subscriptions/listen","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}}"#;
+        let end = r#"{"from":"server","msg":{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"l1"}}}"#;
+        assert_eq!(
+            findings("cancel-wrong-direction", &format!("{listen}\n{end}")),
+            []
+        );
+        // A server cancelling a client's tools/call is still wrong there
+        // (a warning: the trace does not start at server/discover).
+        let call = r#"{"from":"client","msg":{"jsonrpc":"2.0","id":"c1","method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}}"#;
+        let cancel = r#"{"from":"server","msg":{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"c1"}}}"#;
+        assert_eq!(
+            findings("cancel-wrong-direction", &format!("{call}\n{cancel}")),
+            [(2, Warning)]
+        );
+    }
+
+    #[test]
     fn warning_when_the_trace_starts_mid_session() {
         let trace = format!("{CALL}\n{SERVER_CANCELS_1}");
         assert_eq!(findings("cancel-wrong-direction", &trace), [(2, Warning)]);
@@ -80,5 +98,14 @@ mod tests {
         // cancel-unknown-request owns it.
         let trace = format!("{HANDSHAKE}{SERVER_CANCELS_1}");
         assert_eq!(findings("cancel-wrong-direction", &trace), []);
+    }
+
+    #[test]
+    fn fires_when_the_client_cancels_a_server_request() {
+        let elicitation =
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","id":7,"method":"elicitation/create"}}"#;
+        let cancel = r#"{"from":"client","msg":{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7}}}"#;
+        let trace = format!("{HANDSHAKE}{CALL}\n{elicitation}\n{cancel}");
+        assert_eq!(findings("cancel-wrong-direction", &trace), [(6, Error)]);
     }
 }

@@ -6,7 +6,6 @@ use super::server_request_to_client;
 use crate::diagnostic::Severity;
 use crate::protocol::{SpecPage, Version, Versions};
 use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
-use crate::sanitize::escape_controls;
 
 pub static META: RuleMeta = RuleMeta {
     id: "cap-elicitation-mode",
@@ -54,7 +53,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
             &META,
             format!(
                 "server sends {METHOD} in {} mode, but the client's elicitation capability does not declare it",
-                escape_controls(mode)
+                mode
             ),
         )
         .with_related(client.location, "the client's capabilities"),

@@ -6,7 +6,6 @@ use super::{judged_version, negotiated_severity, sent_method};
 use crate::diagnostic::Severity;
 use crate::protocol::{capabilities, methods, SpecPage, Versions};
 use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
-use crate::sanitize::escape_controls;
 
 pub static META: RuleMeta = RuleMeta {
     id: "capability-not-advertised",
@@ -54,7 +53,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
             &META,
             format!(
                 "{from} sends {}, but {whose} the `{path}` capability",
-                escape_controls(method)
+                method
             ),
         )
         .with_severity(negotiated_severity(version))

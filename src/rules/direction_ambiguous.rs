@@ -78,4 +78,24 @@ mod tests {
             []
         );
     }
+
+    #[test]
+    fn info_on_a_custom_request_but_not_again_on_its_response() {
+        let trace = [
+            r#"{"jsonrpc":"2.0","id":"x-1","method":"acme/status"}"#,
+            r#"{"jsonrpc":"2.0","id":"x-1","result":{"ok":true}}"#,
+        ]
+        .join("\n");
+        assert_eq!(findings("direction-ambiguous", &trace), [(1, Info)]);
+    }
+
+    #[test]
+    fn silent_on_progress_for_a_token_only_the_client_sent() {
+        let trace = [
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"progressToken":"p1"}}}"#,
+            r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"p1","progress":1}}"#,
+        ]
+        .join("\n");
+        assert_eq!(findings("direction-ambiguous", &trace), []);
+    }
 }

@@ -84,4 +84,11 @@ mod tests {
         let string_id = r#"{"from":"server","msg":{"jsonrpc":"2.0","id":"1","result":{}}}"#;
         assert_eq!(check(&[CALL, RESULT, string_id]), []);
     }
+
+    #[test]
+    fn fires_when_the_client_answers_a_server_request_twice() {
+        let roots = r#"{"from":"server","msg":{"jsonrpc":"2.0","id":1,"method":"roots/list"}}"#;
+        let answer = r#"{"from":"client","msg":{"jsonrpc":"2.0","id":1,"result":{"roots":[]}}}"#;
+        assert_eq!(check(&[roots, answer, answer]), [(6, Error)]);
+    }
 }

@@ -4,7 +4,6 @@ use crate::diagnostic::Severity;
 use crate::event::{Payload, Transport};
 use crate::protocol::{SpecPage, Version, Versions};
 use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
-use crate::sanitize::escape_controls;
 
 pub static META: RuleMeta = RuleMeta {
     id: "http-protocol-version-header",
@@ -50,7 +49,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
                 &META,
                 format!(
                     "the client sends MCP-Protocol-Version {:?} in a session that negotiated {version}",
-                    escape_controls(header)
+                    header
                 ),
             )
             // "The protocol version sent by the client SHOULD be the one negotiated".

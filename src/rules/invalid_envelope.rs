@@ -71,4 +71,29 @@ mod tests {
         // invalid-json owns it.
         assert_eq!(check(&[r#"{"from":"client","msg":{"#]), []);
     }
+
+    #[test]
+    fn fires_on_a_line_without_from() {
+        let line = r#"{"msg":{"jsonrpc":"2.0","method":"notifications/initialized"}}"#;
+        assert_eq!(check(&[line]), [(4, Error)]);
+    }
+
+    #[test]
+    fn fires_on_a_line_with_both_msg_and_event() {
+        let line = r#"{"from":"client","msg":{"jsonrpc":"2.0","method":"ping"},"event":"closed"}"#;
+        assert_eq!(check(&[line]), [(4, Error)]);
+    }
+
+    #[test]
+    fn fires_on_a_sender_in_the_wrong_case() {
+        let line = r#"{"from":"Server","msg":{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}}"#;
+        assert_eq!(check(&[line]), [(4, Error)]);
+    }
+
+    #[test]
+    fn fires_on_a_null_session() {
+        let line =
+            r#"{"session":null,"from":"client","msg":{"jsonrpc":"2.0","method":"ping","id":1}}"#;
+        assert_eq!(check(&[line]), [(4, Error)]);
+    }
 }

@@ -79,4 +79,36 @@ mod tests {
         ];
         assert_eq!(check(&lines), []);
     }
+
+    #[test]
+    fn fires_on_a_fractional_error_code() {
+        let error = r#"{"from":"server","msg":{"jsonrpc":"2.0","id":1,"error":{"code":-32602.5,"message":"bad"}}}"#;
+        assert_eq!(check(&[error]), [(4, Error)]);
+    }
+
+    #[test]
+    fn fires_on_a_missing_jsonrpc_member() {
+        assert_eq!(
+            check(&[r#"{"from":"client","msg":{"id":1,"method":"tools/list"}}"#]),
+            [(4, Error)]
+        );
+    }
+
+    #[test]
+    fn fires_on_a_result_that_is_not_an_object() {
+        let result = r#"{"from":"server","msg":{"jsonrpc":"2.0","id":1,"result":"no tools"}}"#;
+        assert_eq!(check(&[result]), [(4, Error)]);
+    }
+
+    #[test]
+    fn fires_on_params_that_are_a_string() {
+        let request = r#"{"from":"client","msg":{"jsonrpc":"2.0","id":2,"method":"prompts/get","params":"greeting"}}"#;
+        assert_eq!(check(&[request]), [(4, Error)]);
+    }
+
+    #[test]
+    fn fires_on_an_error_without_a_message() {
+        let error = r#"{"from":"server","msg":{"jsonrpc":"2.0","id":2,"error":{"code":-32602}}}"#;
+        assert_eq!(check(&[error]), [(4, Error)]);
+    }
 }

@@ -15,7 +15,6 @@ use crate::diagnostic::Severity;
 use crate::event::Body;
 use crate::protocol::{meta, SpecPage, Version, Versions};
 use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
-use crate::sanitize::escape_controls;
 
 pub static META: RuleMeta = RuleMeta {
     id: "meta-key-format",
@@ -135,9 +134,9 @@ fn odd_keys(text: &str, version: Version) -> OddKeys {
     odd
 }
 
-/// A key as a finding shows it: quoted and escaped.
+/// A key as a finding shows it: quoted (the report escapes it).
 fn quoted(key: &str) -> String {
-    format!("\"{}\"", escape_controls(key))
+    format!("\"{key}\"")
 }
 
 #[cfg(test)]

@@ -5,7 +5,6 @@ use crate::diagnostic::Severity;
 use crate::engine::Facts;
 use crate::protocol::{methods, SpecPage, Versions};
 use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
-use crate::sanitize::escape_controls;
 
 pub static META: RuleMeta = RuleMeta {
     id: "method-direction",
@@ -48,7 +47,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
         &META,
         format!(
             "{from} sends {}, which only the {} may send{during}",
-            escape_controls(method),
+            method,
             from.peer()
         ),
     ));

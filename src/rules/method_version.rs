@@ -9,7 +9,6 @@ use crate::diagnostic::Severity;
 use crate::event::Side;
 use crate::protocol::{capabilities, methods, SpecPage, Versions};
 use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
-use crate::sanitize::escape_controls;
 
 pub static META: RuleMeta = RuleMeta {
     id: "method-version",
@@ -46,13 +45,12 @@ fn check(ctx: &Ctx, out: &mut Out) {
             return;
         }
     }
-    let method_text = escape_controls(method);
     let text = match extension {
         Some((_, id)) => format!(
-            "{from} sends {method_text}, which {version} defines only in the extension {id}, and the session did not advertise it in capabilities.extensions"
+            "{from} sends {method}, which {version} defines only in the extension {id}, and the session did not advertise it in capabilities.extensions"
         ),
         None => format!(
-            "{from} sends {method_text}, which is not a method of {version} (it exists in {})",
+            "{from} sends {method}, which is not a method of {version} (it exists in {})",
             methods::versions_of(method).describe()
         ),
     };

@@ -18,6 +18,7 @@ mod cap_elicitation_mode;
 mod cap_sampling_tools;
 mod cap_undeclared_but_served;
 mod capability_not_advertised;
+mod client_reported;
 mod direction_ambiguous;
 mod duplicate_response;
 mod error_code_legacy_range;
@@ -26,13 +27,22 @@ mod error_code_retired;
 mod http_202_no_body;
 mod http_protocol_version_header;
 mod http_response_stream;
+mod init_by_client;
+mod init_first;
+mod init_result_shape;
+mod initialize_twice;
+mod initialized_after_failed_init;
+mod initialized_required;
 mod invalid_envelope;
 mod invalid_json;
 mod invalid_jsonrpc;
 mod meta_key_format;
 mod method_direction;
 mod method_version;
+mod no_protocol_messages;
 mod notification_with_id;
+mod ping_empty_response;
+mod ping_no_params;
 mod progress_after_terminal;
 mod progress_malformed;
 mod progress_not_increasing;
@@ -51,6 +61,9 @@ mod sse_disconnect_as_cancel;
 mod stdout_pollution;
 mod unanswered_request;
 mod unknown_method;
+mod unknown_protocol_version;
+mod version_client_disconnect;
+mod version_server_response;
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::engine::Session;
@@ -78,7 +91,17 @@ pub static ALL: &[&Rule] = &[
     &request_id_invalid::RULE,
     &notification_with_id::RULE,
     &request_id_reused::RULE,
+    &init_first::RULE,
+    &init_by_client::RULE,
+    &unknown_protocol_version::RULE,
+    &initialize_twice::RULE,
     &request_before_initialize::RULE,
+    &init_result_shape::RULE,
+    &version_server_response::RULE,
+    &initialized_after_failed_init::RULE,
+    &version_client_disconnect::RULE,
+    &ping_no_params::RULE,
+    &ping_empty_response::RULE,
     &progress_token_invalid_type::RULE,
     &progress_token_reused::RULE,
     &cancel_malformed::RULE,
@@ -102,11 +125,14 @@ pub static ALL: &[&Rule] = &[
     &error_code_legacy_range::RULE,
     &response_after_cancel::RULE,
     &unanswered_request::RULE,
+    &initialized_required::RULE,
     &http_202_no_body::RULE,
     &session_id_required::RULE,
     &http_protocol_version_header::RULE,
     &http_response_stream::RULE,
     &sse_disconnect_as_cancel::RULE,
+    // Last, so that SARIF rule indexes stay put.
+    &no_protocol_messages::RULE,
 ];
 
 /// Looks a rule up by its id.
@@ -151,6 +177,19 @@ impl Diagnostic {
     }
 }
 
+impl Diagnostic {
+    /// Names the request id of `message`, when it is a request with a valid id.
+    pub(crate) fn with_request_id_of(self, message: &crate::event::Message) -> Self {
+        match &message.body {
+            crate::event::Body::Request {
+                id: crate::event::KeyField::Valid(id),
+                ..
+            } => self.with_request_id(id),
+            _ => self,
+        }
+    }
+}
+
 /// Said of a message that the trace cannot prove came after the receiver read the cancellation.
 const MAY_HAVE_CROSSED: &str = "it may have been sent before the cancellation reached the receiver (the messages crossed); that race is allowed";
 /// Said when the receiver had provably read the cancellation.
@@ -183,11 +222,50 @@ const UNREADABLE_NOTE: &str =
 
 /// How a side names a request in messages: "client request 3 (tools/call)".
 pub(crate) fn describe_request(side: Side, request: &crate::engine::RequestView) -> String {
-    format!(
-        "{side} request {} ({})",
-        request.id,
-        crate::sanitize::escape_controls(request.method)
-    )
+    format!("{side} request {} ({})", request.id, request.method)
+}
+
+/// The member names of a JSON object as written, sorted; `None` when the
+/// member is absent or not an object.
+pub(crate) fn object_keys(member: Option<&crate::event::Json>) -> Option<Vec<String>> {
+    use std::collections::BTreeMap;
+    let object: BTreeMap<String, serde::de::IgnoredAny> = member?.parse()?;
+    Some(object.into_keys().collect())
+}
+
+/// The members of an object other than `_meta`, quoted and listed for a
+/// message (`"a" and "b"`); `None` when there are none or it is no object.
+pub(crate) fn members_besides_meta(member: Option<&crate::event::Json>) -> Option<String> {
+    let names: Vec<String> = object_keys(member)?
+        .into_iter()
+        .filter(|name| name != "_meta")
+        .map(|name| format!("{name:?}"))
+        .collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    (!names.is_empty()).then(|| listed(&names))
+}
+
+/// The names of `required` that the object `member` lacks (all of them when
+/// it is absent or not an object), quoted for a message.
+pub(crate) fn missing_members(
+    member: Option<&crate::event::Json>,
+    required: &[&'static str],
+) -> Vec<&'static str> {
+    let present = object_keys(member).unwrap_or_default();
+    required
+        .iter()
+        .copied()
+        .filter(|name| !present.iter().any(|p| p == name))
+        .collect()
+}
+
+/// Names as a reader lists them: `a`, `a and b`, `a, b and c`.
+pub(crate) fn listed(names: &[&str]) -> String {
+    match names {
+        [] => String::new(),
+        [only] => (*only).to_string(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
 }
 
 /// The revision a method is judged in: the one the message is read in,

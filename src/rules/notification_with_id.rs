@@ -36,10 +36,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
     };
     let mut diagnostic = ctx.diagnostic(
         &META,
-        format!(
-            "notification {} is sent with id {shown}",
-            crate::sanitize::escape_controls(method)
-        ),
+        format!("notification {} is sent with id {shown}", method),
     );
     if let KeyField::Valid(id) = id {
         diagnostic = diagnostic.with_request_id(id);
@@ -93,5 +90,13 @@ mod tests {
             r#"{"from":"client","msg":{"jsonrpc":"2.0","id":null,"method":"tools/list"}}"#,
         ];
         assert_eq!(check(&lines), []);
+    }
+
+    #[test]
+    fn fires_on_notifications_initialized_sent_with_an_id() {
+        let initialize = HANDSHAKE.lines().take(2).collect::<Vec<_>>().join("\n");
+        let initialized = r#"{"from":"client","msg":{"jsonrpc":"2.0","id":1,"method":"notifications/initialized"}}"#;
+        let trace = format!("{initialize}\n{initialized}");
+        assert_eq!(findings("notification-with-id", &trace), [(3, Error)]);
     }
 }

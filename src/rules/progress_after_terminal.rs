@@ -132,4 +132,10 @@ mod tests {
         let second_call = r#"{"from":"client","msg":{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"_meta":{"progressToken":"t"}}}}"#;
         assert_eq!(check(&[CALL, PROGRESS, RESULT, second_call, PROGRESS]), []);
     }
+
+    #[test]
+    fn silent_when_the_response_comes_before_the_total_is_reached() {
+        let partial = r#"{"from":"server","msg":{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":10,"total":40}}}"#;
+        assert_eq!(check(&[CALL, partial, RESULT]), []);
+    }
 }

@@ -2,7 +2,7 @@
 
 use crate::diagnostic::Severity;
 use crate::event::{Body, NumberField};
-use crate::protocol::{SpecPage, Versions};
+use crate::protocol::{fields, SpecPage, Versions};
 use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
 
 pub static META: RuleMeta = RuleMeta {
@@ -27,7 +27,8 @@ fn check(ctx: &Ctx, out: &mut Out) {
     let Some(Body::Notification { method, params }) = ctx.message.map(|m| &m.body) else {
         return;
     };
-    if method != "notifications/progress" {
+    // A log that shows the message only in part cannot prove a member missing.
+    if method != "notifications/progress" || ctx.message.is_some_and(|m| m.incomplete) {
         return;
     }
     let mut problems = Vec::new();
@@ -47,7 +48,9 @@ fn check(ctx: &Ctx, out: &mut Out) {
         if let NumberField::Invalid(kind) = params.total {
             problems.push(format!("total is {}, not a number", kind.describe()));
         }
-        if let Some(kind) = params.message_invalid {
+        // Before 2025-03-26 `message` is an extra member, and may hold anything.
+        let defined = fields::PROGRESS_MESSAGE.covers(ctx.versions);
+        if let (Some(kind), true) = (params.message_invalid, defined) {
             problems.push(format!("message is {}, not a string", kind.describe()));
         }
     }
@@ -71,6 +74,19 @@ mod tests {
             "progress-malformed",
             &format!("{HANDSHAKE}{}", lines.join("\n")),
         )
+    }
+
+    #[test]
+    fn a_non_string_message_is_an_extra_member_before_2025_03_26() {
+        let call = r#"{"from":"client","msg":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"progressToken":"t"}}}}"#;
+        let progress = r#"{"from":"server","msg":{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":1,"message":42}}}"#;
+        let trace =
+            |version: &str| HANDSHAKE.replace("2025-11-25", version) + call + "\n" + progress;
+        assert_eq!(findings("progress-malformed", &trace("2024-11-05")), []);
+        assert_eq!(
+            findings("progress-malformed", &trace("2025-03-26")),
+            [(5, Error)]
+        );
     }
 
     #[test]
@@ -110,5 +126,34 @@ mod tests {
             r#"{"from":"server","msg":{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1.5,"progress":1}}}"#,
         ];
         assert_eq!(check(&lines), []);
+    }
+
+    /// Server progress whose params are `params` (a JSON text).
+    fn progress(params: &str) -> String {
+        format!(
+            r#"{{"from":"server","msg":{{"jsonrpc":"2.0","method":"notifications/progress","params":{params}}}}}"#
+        )
+    }
+
+    #[test]
+    fn fires_on_a_null_total_and_a_null_message() {
+        let progress = progress(r#"{"progressToken":1,"progress":25,"total":null,"message":null}"#);
+        assert_eq!(check(&[CALL, &progress]), [(5, Error)]);
+    }
+
+    #[test]
+    fn fires_on_a_string_total_and_an_object_message() {
+        let progress = progress(r#"{"progressToken":1,"progress":25,"total":"100","message":{}}"#);
+        assert_eq!(check(&[CALL, &progress]), [(5, Error)]);
+    }
+
+    #[test]
+    fn silent_on_progress_whose_params_the_log_does_not_show() {
+        let trace = [
+            r#"2026-08-13T07:09:45.382Z [info] [cbm] Message from client: method="initialize" id=0 params"#,
+            r#"2026-08-13T07:09:45.390Z [info] [cbm] Message from server: method="notifications/progress" params"#,
+        ]
+        .join("\n");
+        assert_eq!(findings("progress-malformed", &trace), []);
     }
 }

@@ -124,4 +124,32 @@ mod tests {
         ];
         assert_eq!(check(&lines), []);
     }
+
+    /// Server progress for `token` whose params end with `rest` (a JSON text).
+    fn progress(token: &str, rest: &str) -> String {
+        format!(
+            r#"{{"from":"server","msg":{{"jsonrpc":"2.0","method":"notifications/progress","params":{{"progressToken":"{token}",{rest}}}}}}}"#
+        )
+    }
+
+    #[test]
+    fn silent_when_the_first_value_is_not_zero_and_the_total_grows() {
+        let first = progress("t", r#""progress":30,"total":120"#);
+        let jump = progress("t", r#""progress":110,"total":150"#);
+        assert_eq!(check(&[CALL, &first, &jump]), []);
+    }
+
+    #[test]
+    fn silent_on_two_tokens_interleaved() {
+        // Each token counts on its own: 50, then 5 of the other, then 100.
+        let other = r#"{"from":"client","msg":{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"_meta":{"progressToken":"u"}}}}"#;
+        let lines = [
+            CALL,
+            other,
+            &progress("t", r#""progress":50"#),
+            &progress("u", r#""progress":5"#),
+            &progress("t", r#""progress":100"#),
+        ];
+        assert_eq!(check(&lines), []);
+    }
 }

@@ -88,4 +88,44 @@ mod tests {
         ];
         assert_eq!(check(&lines), []);
     }
+
+    /// A client tools/call asking for progress with `token` (a JSON text).
+    fn call(token: &str) -> String {
+        format!(
+            r#"{{"from":"client","msg":{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"_meta":{{"progressToken":{token}}}}}}}}}"#
+        )
+    }
+
+    /// Server progress for `token` (a JSON text).
+    fn progress(token: &str) -> String {
+        format!(
+            r#"{{"from":"server","msg":{{"jsonrpc":"2.0","method":"notifications/progress","params":{{"progressToken":{token},"progress":1}}}}}}"#
+        )
+    }
+
+    #[test]
+    fn fires_on_an_object_token_in_the_request_and_again_in_its_progress() {
+        let token = r#"{"job":"a"}"#;
+        assert_eq!(
+            check(&[&call(token), &progress(token)]),
+            [(4, Error), (5, Error)]
+        );
+    }
+
+    #[test]
+    fn fires_on_a_boolean_token() {
+        assert_eq!(check(&[&call("true")]), [(4, Error)]);
+    }
+
+    #[test]
+    fn silent_on_a_request_with_an_empty_meta() {
+        let call = r#"{"from":"client","msg":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{}}}}"#;
+        assert_eq!(check(&[call]), []);
+    }
+
+    #[test]
+    fn silent_on_an_integer_token_beyond_64_bits() {
+        let token = "18446744073709551616";
+        assert_eq!(check(&[&call(token), &progress(token)]), []);
+    }
 }

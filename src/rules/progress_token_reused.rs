@@ -88,4 +88,22 @@ mod tests {
         ];
         assert_eq!(check(&lines), []);
     }
+
+    #[test]
+    fn fires_when_the_server_reuses_the_token_of_a_running_sampling() {
+        let lines = [
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","id":10,"method":"sampling/createMessage","params":{"_meta":{"progressToken":"llm"}}}}"#,
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","id":11,"method":"sampling/createMessage","params":{"_meta":{"progressToken":"llm"}}}}"#,
+        ];
+        assert_eq!(check(&lines), [(5, Error)]);
+    }
+
+    #[test]
+    fn silent_when_a_token_equals_another_requests_id() {
+        let lines = [
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"progressToken":2}}}}"#,
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"_meta":{"progressToken":1}}}}"#,
+        ];
+        assert_eq!(check(&lines), []);
+    }
 }

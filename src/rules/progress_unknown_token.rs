@@ -1,7 +1,9 @@
 //! `progress-unknown-token`: progress for a token no request of the peer carried.
 
+use super::client_reported;
 use crate::diagnostic::Severity;
 use crate::engine::{Facts, ProgressTarget};
+use crate::event::ReportedFailure;
 use crate::protocol::{SpecPage, Versions};
 use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
 
@@ -10,7 +12,7 @@ pub static META: RuleMeta = RuleMeta {
     family: Family::Progress,
     default_severity: Severity::Error,
     versions: Versions::ALL,
-    wants: Wants::NOTIFICATION,
+    wants: Wants::NOTIFICATION.and(Wants::TRANSPORT),
     summary: "progress for a token that no active request of the other side carried",
     quote: "Progress notifications MUST only reference tokens that: Were provided in an active request; Are associated with an in-progress operation",
     spec: Some(SpecPage {
@@ -24,6 +26,11 @@ pub static META: RuleMeta = RuleMeta {
 pub static RULE: Rule = Rule::on_events(&META, check);
 
 fn check(ctx: &Ctx, out: &mut Out) {
+    unknown(ctx, out);
+    reported(ctx, out);
+}
+
+fn unknown(ctx: &Ctx, out: &mut Out) {
     let (Facts::Progress(ProgressTarget::Unknown(token)), Some(from)) = (&ctx.facts, ctx.from)
     else {
         return;
@@ -39,6 +46,28 @@ fn check(ctx: &Ctx, out: &mut Out) {
         .with_progress_token(token);
     diagnostic = diagnostic.lowered_unless_proven(ctx, Severity::Info);
     out.push(diagnostic);
+}
+
+/// The client's SDK reports progress for a token it does not know.
+fn reported(ctx: &Ctx, out: &mut Out) {
+    let Some((token, report)) = client_reported::failure(ctx, |f| match f {
+        ReportedFailure::UnknownProgressToken(token) => Some(token.as_ref()),
+        _ => None,
+    }) else {
+        return;
+    };
+    let what = match token {
+        Some(token) => {
+            format!("the server sends progress for token {token}, which it does not know")
+        }
+        None => "the server sends progress for a token it does not know".into(),
+    };
+    let diagnostic = client_reported::diagnostic(ctx, &META, what, report)
+        .with_note("the token may belong to a request that was already answered or cancelled (then it is progress after the end of the request)");
+    out.push(match token {
+        Some(token) => diagnostic.with_progress_token(token),
+        None => diagnostic,
+    });
 }
 
 #[cfg(test)]
@@ -91,5 +120,20 @@ mod tests {
             r#"{"from":"client","msg":{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":2,"progress":1}}}"#,
         ];
         assert_eq!(check(&lines), []);
+    }
+
+    #[test]
+    fn fires_on_progress_for_a_request_that_asked_for_none() {
+        let lines = [
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":1,"method":"tools/call"}}"#,
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"index-1","progress":1}}}"#,
+        ];
+        assert_eq!(check(&lines), [(5, Error)]);
+    }
+
+    #[test]
+    fn fires_on_an_unknown_token_the_client_reports() {
+        let log = r#"{"error":"Connection error: Received a progress notification for an unknown token: {\"method\":\"notifications/progress\",\"params\":{\"progress\":1,\"progressToken\":5}}","timestamp":"2026-04-14T09:12:42.611Z","sessionId":"0b9f","cwd":"/p"}"#;
+        assert_eq!(findings("progress-unknown-token", log), [(1, Error)]);
     }
 }

@@ -84,4 +84,11 @@ mod tests {
         let result = r#"{"from":"server","msg":{"jsonrpc":"2.0","id":1,"result":{}}}"#;
         assert_eq!(check(&[CALL, result, CLIENT_PROGRESS]), []);
     }
+
+    #[test]
+    fn fires_when_the_server_reports_progress_on_its_own_sampling() {
+        let sampling = r#"{"from":"server","msg":{"jsonrpc":"2.0","id":"s-1","method":"sampling/createMessage","params":{"_meta":{"progressToken":"s"}}}}"#;
+        let progress = r#"{"from":"server","msg":{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"s","progress":1}}}"#;
+        assert_eq!(check(&[sampling, progress]), [(5, Error)]);
+    }
 }

@@ -37,7 +37,6 @@ fn check(ctx: &Ctx, out: &mut Out) {
     let Some((_, init_location)) = &lifecycle.initialize else {
         return;
     };
-    let method = crate::sanitize::escape_controls(method);
     let (message, related) = match (from, lifecycle.initialize_response, lifecycle.initialized) {
         // The client waits for the initialize response even if it sent
         // `initialized` too early.
@@ -49,15 +48,13 @@ fn check(ctx: &Ctx, out: &mut Out) {
             format!("{from} sends {method} although initialize failed, so the session was never initialized"),
             (answered, "initialize failed here"),
         ),
-        (Side::Client, Some((answered, true)), None) => (
-            format!("client sends {method} before it sent notifications/initialized"),
-            (answered, "the server answered initialize here"),
-        ),
         (Side::Server, _, None) => (
             format!("server sends {method} before the client sent notifications/initialized"),
             (*init_location, "the session started here"),
         ),
-        (_, _, Some(_)) => return,
+        // A client request between the result and notifications/initialized
+        // is initialized-required's: it knows whether the notification came late or never.
+        (Side::Client, Some((_, true)), None) | (_, _, Some(_)) => return,
     };
     let mut diagnostic = ctx
         .diagnostic(&META, message)
@@ -87,12 +84,13 @@ mod tests {
     }
 
     #[test]
-    fn warns_on_client_requests_before_the_result_and_before_initialized() {
+    fn warns_on_client_requests_before_the_result_only() {
+        // After the result, initialized-required reports them.
         let [initialize, result, initialized] = handshake();
         let tools_call =
             r#"{"from":"client","msg":{"jsonrpc":"2.0","id":2,"method":"tools/call"}}"#;
         let lines = [initialize, TOOLS_LIST, result, tools_call, initialized];
-        assert_eq!(check(&lines), [(2, Warning), (4, Warning)]);
+        assert_eq!(check(&lines), [(2, Warning)]);
     }
 
     #[test]
@@ -128,5 +126,15 @@ mod tests {
         ];
         assert_eq!(check(&lines), []);
         assert_eq!(check(&[TOOLS_LIST]), []);
+    }
+
+    #[test]
+    fn warns_when_initialized_was_sent_before_the_result() {
+        // notifications/initialized does not end the handshake on its own.
+        let [initialize, result, initialized] = handshake();
+        assert_eq!(
+            check(&[initialize, initialized, TOOLS_LIST, result]),
+            [(3, Warning)]
+        );
     }
 }

@@ -44,7 +44,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
         format!(
             "{} request {} has an id that is {what}, not a string or integer",
             ctx.from.map_or("a", |s| s.as_str()),
-            crate::sanitize::escape_controls(method)
+            method
         ),
     ));
 }

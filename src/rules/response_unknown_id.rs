@@ -1,8 +1,10 @@
 //! `response-unknown-id`: a response whose id matches no request of the other side.
 
+use super::client_reported;
 use super::describe_request;
 use crate::diagnostic::Severity;
 use crate::engine::{Facts, ResponseTarget};
+use crate::event::ReportedFailure;
 use crate::protocol::{SpecPage, Versions};
 use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
 
@@ -11,7 +13,7 @@ pub static META: RuleMeta = RuleMeta {
     family: Family::Jsonrpc,
     default_severity: Severity::Error,
     versions: Versions::ALL,
-    wants: Wants::RESPONSE,
+    wants: Wants::RESPONSE.and(Wants::TRANSPORT),
     summary: "a response whose id matches no request of the other side",
     quote: "Responses MUST include the same ID as the request they correspond to.",
     spec: Some(SpecPage {
@@ -22,9 +24,17 @@ pub static META: RuleMeta = RuleMeta {
     help: "answer with the id of the request exactly as received, keeping its type (1 and \"1\" are different ids)",
 };
 
+/// Why a response the client reports as unknown is a warning.
+const FORGOTTEN_NOTE: &str = "the client forgets a request once it cancels it or stops waiting, so this may be a late answer to such a request rather than an id it never sent";
+
 pub static RULE: Rule = Rule::on_events(&META, check);
 
 fn check(ctx: &Ctx, out: &mut Out) {
+    unknown(ctx, out);
+    reported(ctx, out);
+}
+
+fn unknown(ctx: &Ctx, out: &mut Out) {
     let (Facts::Response(target), Some(from)) = (&ctx.facts, ctx.from) else {
         return;
     };
@@ -65,6 +75,27 @@ fn check(ctx: &Ctx, out: &mut Out) {
     }
     diagnostic = diagnostic.lowered_unless_proven(ctx, Severity::Info);
     out.push(diagnostic);
+}
+
+/// The client's SDK reports a response to a request it does not know.
+fn reported(ctx: &Ctx, out: &mut Out) {
+    let Some((id, report)) = client_reported::failure(ctx, |f| match f {
+        ReportedFailure::UnknownResponseId(id) => Some(id.as_ref()),
+        _ => None,
+    }) else {
+        return;
+    };
+    let what = match id {
+        Some(id) => format!("the server answers request {id}, which it does not know"),
+        None => "the server answers a request it does not know".into(),
+    };
+    let diagnostic = client_reported::diagnostic(ctx, &META, what, report)
+        .with_severity(Severity::Warning)
+        .with_note(FORGOTTEN_NOTE);
+    out.push(match id {
+        Some(id) => diagnostic.with_request_id(id),
+        None => diagnostic,
+    });
 }
 
 #[cfg(test)]
@@ -119,5 +150,24 @@ mod tests {
             r#"{"from":"server","msg":{"jsonrpc":"2.0","id":9,"result":{}}}"#,
         ];
         assert_eq!(check(&lines), []);
+    }
+
+    #[test]
+    fn fires_when_the_client_answers_its_own_request() {
+        let lines = [
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":3,"method":"tools/list"}}"#,
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":3,"result":{"tools":[]}}}"#,
+        ];
+        assert_eq!(check(&lines), [(5, Error)]);
+    }
+
+    #[test]
+    fn warns_on_an_unknown_id_the_client_reports() {
+        // A Claude Code log (issue 13): the client forgets cancelled requests.
+        let log = r#"{"error":"Connection error: Received a response for an unknown message ID: {\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{}}","timestamp":"2026-04-14T09:13:10.207Z","sessionId":"0b9f","cwd":"/p"}"#;
+        assert_eq!(
+            findings("response-unknown-id", log),
+            [(1, Severity::Warning)]
+        );
     }
 }

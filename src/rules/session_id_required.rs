@@ -4,7 +4,6 @@ use crate::diagnostic::Severity;
 use crate::event::{Payload, Transport};
 use crate::protocol::{SpecPage, Version, Versions};
 use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
-use crate::sanitize::escape_controls;
 
 pub static META: RuleMeta = RuleMeta {
     id: "session-id-required",
@@ -39,13 +38,13 @@ fn check(ctx: &Ctx, out: &mut Out) {
         None => format!(
             "the client sends {} without Mcp-Session-Id after the server assigned {:?}",
             http.method,
-            escape_controls(latest)
+            latest.as_str()
         ),
         Some(id) if !ctx.assigned_sessions.iter().any(|(a, _)| a == id) => format!(
             "the client sends {} with Mcp-Session-Id {:?}, which the server never assigned (it assigned {:?})",
             http.method,
-            escape_controls(id),
-            escape_controls(latest)
+            id.as_str(),
+            latest.as_str()
         ),
         Some(_) => return,
     };

@@ -1,7 +1,8 @@
 //! `stdout-pollution`: a server wrote non-protocol output on its stdout.
 
+use super::client_reported;
 use crate::diagnostic::Severity;
-use crate::event::{Payload, Transport};
+use crate::event::{Payload, ReportedFailure, Transport};
 use crate::protocol::{SpecPage, Versions};
 use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
 
@@ -24,6 +25,12 @@ pub static META: RuleMeta = RuleMeta {
 pub static RULE: Rule = Rule::on_events(&META, check);
 
 fn check(ctx: &Ctx, out: &mut Out) {
+    recorded(ctx, out);
+    reported(ctx, out);
+}
+
+/// The trace recorded the output itself.
+fn recorded(ctx: &Ctx, out: &mut Out) {
     if let Payload::Transport(Transport::NotProtocol(seen)) = &ctx.event.payload {
         let from = ctx.from.map_or("the server", |side| side.as_str());
         out.push(
@@ -31,11 +38,25 @@ fn check(ctx: &Ctx, out: &mut Out) {
                 &META,
                 format!(
                     "{from} wrote non-protocol output on stdout: {}",
-                    crate::sanitize::display_bytes(seen.as_bytes(), 120)
+                    crate::sanitize::truncate(seen, 120)
                 ),
             )
             .with_label("reported here"),
         );
+    }
+}
+
+/// The client reports a line of the server's stdout it could not parse.
+fn reported(ctx: &Ctx, out: &mut Out) {
+    if let Some((error, report)) = client_reported::failure(ctx, |f| match f {
+        ReportedFailure::NotJson(error) => Some(error),
+        _ => None,
+    }) {
+        let what = format!(
+            "it could not parse a line of the server's stdout ({})",
+            crate::sanitize::truncate(error, 120)
+        );
+        out.push(client_reported::diagnostic(ctx, &META, what, report));
     }
 }
 
@@ -73,5 +94,11 @@ mod tests {
             findings("stdout-pollution", &format!("{HANDSHAKE}{line}")),
             []
         );
+    }
+
+    #[test]
+    fn fires_on_a_parse_error_the_client_reports() {
+        let log = "2025-07-10 10:49:36.646 [error] user-wirewiki: Client error for command Unexpected token 'S', \"Starting MCP server\" is not valid JSON";
+        assert_eq!(findings("stdout-pollution", log), [(1, Error)]);
     }
 }

@@ -1,18 +1,19 @@
 //! `unanswered-request`: a request with neither response nor cancellation at session end.
 
+use super::client_reported;
 use super::describe_request;
 use crate::diagnostic::Severity;
 use crate::engine::{RequestState, Session};
-use crate::event::Side;
+use crate::event::{ReportedFailure, Side};
 use crate::protocol::{SpecPage, Versions};
-use crate::rule::{Family, Out, Rule, RuleMeta, Wants};
+use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
 
 pub static META: RuleMeta = RuleMeta {
     id: "unanswered-request",
     family: Family::Cancel,
     default_severity: Severity::Info,
     versions: Versions::ALL,
-    wants: Wants::NOTHING,
+    wants: Wants::TRANSPORT,
     summary: "a request has neither a response nor a cancellation when its session ends",
     quote: "When the request has not received a success or error response within the timeout period, the sender SHOULD issue a cancellation notification for that request and stop waiting for a response.",
     spec: Some(SpecPage {
@@ -23,7 +24,18 @@ pub static META: RuleMeta = RuleMeta {
     help: "if the recording ended early this is expected; otherwise the receiver lost the request, or the requester should have cancelled it after a timeout",
 };
 
-pub static RULE: Rule = Rule::on_session_end(&META, session_end);
+pub static RULE: Rule = Rule::on_events(&META, check).and_session_end(session_end);
+
+/// The client reports that it stopped waiting for a response.
+fn check(ctx: &Ctx, out: &mut Out) {
+    if let Some(((), report)) = client_reported::failure(ctx, |f| {
+        matches!(f, ReportedFailure::TimedOut).then_some(())
+    }) {
+        let what =
+            "a request timed out: the server did not answer it within the client's timeout".into();
+        out.push(client_reported::diagnostic(ctx, &META, what, report));
+    }
+}
 
 fn session_end(session: &Session, out: &mut Out) {
     for side in [Side::Client, Side::Server] {
@@ -120,6 +132,29 @@ mod tests {
     }
 
     #[test]
+    fn a_post_stream_that_ends_without_the_response_is_named() {
+        use crate::rules::testing::har;
+        use serde_json::json;
+        let call = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "slow", "_meta": {"progressToken": "t"}}});
+        let progress = r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":1}}"#;
+        // Status 200 and no error: only the missing response shows the drop.
+        let entry = json!({
+            "request": {"method": "POST", "url": "http://localhost/mcp", "postData": {"text": call.to_string()}},
+            "response": {"status": 200, "content": {"mimeType": "text/event-stream", "text": format!("data: {progress}\n\n")}},
+        });
+        let trace = har(&[entry]);
+        let findings = crate::lint_str(&trace);
+        let finding = findings
+            .iter()
+            .find(|d| d.rule.id == "unanswered-request")
+            .expect("unanswered-request");
+        assert_eq!(
+            finding.related[0].message,
+            "its stream ended before the response"
+        );
+    }
+
+    #[test]
     fn silent_when_answered_or_cancelled() {
         let lines = [
             r#"{"from":"client","msg":{"jsonrpc":"2.0","id":1,"method":"tools/list"}}"#,
@@ -140,5 +175,22 @@ mod tests {
         ]
         .join("\n");
         assert_eq!(findings("unanswered-request", &trace), []);
+    }
+
+    #[test]
+    fn info_even_when_the_trace_starts_mid_session() {
+        let trace = [
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":57,"method":"resources/read"}}"#,
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":58,"method":"tools/call"}}"#,
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","id":57,"result":{"contents":[]}}}"#,
+        ]
+        .join("\n");
+        assert_eq!(findings("unanswered-request", &trace), [(2, Info)]);
+    }
+
+    #[test]
+    fn info_on_a_timeout_the_client_reports() {
+        let log = r#"{"debug":"Tool 'reconcile' failed after 60s: MCP error -32001: Request timed out","timestamp":"2026-04-14T09:14:10.300Z","sessionId":"0b9f","cwd":"/p"}"#;
+        assert_eq!(findings("unanswered-request", log), [(1, Info)]);
     }
 }

@@ -4,7 +4,6 @@ use super::sent_method;
 use crate::diagnostic::Severity;
 use crate::protocol::{methods, SpecPage, Versions};
 use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
-use crate::sanitize::escape_controls;
 
 pub static META: RuleMeta = RuleMeta {
     id: "unknown-method",
@@ -39,7 +38,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
         &META,
         format!(
             "{from} sends {}, which no MCP revision defines (the session speaks {})",
-            escape_controls(method),
+            method,
             speaks.describe()
         ),
     ));
