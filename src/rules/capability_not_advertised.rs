@@ -101,6 +101,18 @@ mod tests {
     }
 
     #[test]
+    fn silent_when_the_capabilities_were_cut_at_depth() {
+        // supergateway prints server messages as console.log does: nested
+        // objects become [Object], so listChanged may be there unseen.
+        let log = concat!(
+            "[supergateway] SSE → Child (session a): {\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"c\",\"version\":\"1\"}}}\n",
+            "[supergateway] Child → SSE (session a): {\n  jsonrpc: '2.0',\n  id: 0,\n  result: {\n    protocolVersion: '2025-06-18',\n    capabilities: { tools: [Object] },\n    serverInfo: { name: 'x', version: '1' }\n  }\n}\n",
+            "[supergateway] Child → SSE (session a): { jsonrpc: '2.0', method: 'notifications/tools/list_changed' }\n",
+        );
+        assert_eq!(findings("capability-not-advertised", log), []);
+    }
+
+    #[test]
     fn is_a_warning_before_2025_06_18() {
         assert_eq!(session("2025-03-26", "{}", "{}", &[CALL]), [(4, Warning)]);
     }
