@@ -44,7 +44,15 @@ fn check(ctx: &Ctx, out: &mut Out) {
     let Some(declared) = client.value.get(ELICITATION) else {
         return;
     };
-    let mode = params.mode.as_deref().unwrap_or(DEFAULT_MODE);
+    // A log that shows the request only in part may have hidden its mode.
+    let incomplete = ctx.message.is_some_and(|m| m.incomplete);
+    let Some(mode) = params
+        .mode
+        .as_deref()
+        .or((!incomplete).then_some(DEFAULT_MODE))
+    else {
+        return;
+    };
     if supports(declared, mode) {
         return;
     }
