@@ -129,6 +129,7 @@ impl Session {
         transition: &Transition,
     ) {
         let seq = self.next_position(message, transition);
+        self.note_batch(from, message, location);
         let answered_id = match transition {
             Transition::Answer(id) => Some(id),
             // initialize is never batched: when a rejected body holds it,
@@ -244,6 +245,21 @@ impl Session {
         };
         self.self_contained &= !refers_back;
         seq
+    }
+
+    /// A batch waits for its first answer; any response of the peer ends
+    /// the wait (every element of a batch shares its location).
+    fn note_batch(&mut self, from: Side, message: &Message, location: Location) {
+        if message
+            .batch
+            .as_ref()
+            .is_some_and(|b| b.requests + b.notifications > 0)
+        {
+            self.side_mut(from).unanswered_batch = Some(location);
+        }
+        if matches!(message.body, Body::Response { .. }) {
+            self.side_mut(from.peer()).unanswered_batch = None;
+        }
     }
 
     /// `reader` answered (or sent progress for) a request that travelled at

@@ -207,8 +207,8 @@ fn primary_label(d: &Diagnostic) -> String {
             .trim()
             .to_string(),
     };
-    if let Some(index) = d.batch_index {
-        label = format!("{label} (message {} of the batch)", index + 1);
+    if let Some(place) = d.batch_place() {
+        label = format!("{label} ({place})");
     }
     // Related facts on the offending line itself are folded into its label.
     for related in d

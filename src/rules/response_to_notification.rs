@@ -33,11 +33,13 @@ fn check(ctx: &Ctx, out: &mut Out) {
     let is_result = matches!(outcome, Outcome::Result { .. });
     match target {
         ResponseTarget::NullId => {
-            let peer_unreadable = ctx
-                .session
-                .side(from.peer())
+            let peer = ctx.session.side(from.peer());
+            // A batch the receiver could not read has no id to answer with
+            // (batch-receive-support grades that refusal in 2025-03-26).
+            let peer_unreadable = peer
                 .unreadable
                 .last()
+                .or(peer.unanswered_batch)
                 .or(ctx.source_unreadable);
             if let (false, Some(_)) = (is_result, peer_unreadable) {
                 return; // an error about a message whose id could not be read
@@ -129,6 +131,16 @@ mod tests {
             NULL_ID_ERROR,
         ];
         assert_eq!(check(&lines), []);
+    }
+
+    #[test]
+    fn silent_on_a_null_id_error_refusing_a_batch_but_not_on_a_second_one() {
+        let lines = [
+            r#"{"from":"client","msg":[{"jsonrpc":"2.0","id":1,"method":"tools/list"},{"jsonrpc":"2.0","id":2,"method":"prompts/list"}]}"#,
+            NULL_ID_ERROR,
+            NULL_ID_ERROR,
+        ];
+        assert_eq!(check(&lines), [(6, Error)]);
     }
 
     #[test]
