@@ -82,7 +82,21 @@ impl Wants {
     /// A message that is neither request, notification nor response.
     pub const UNCLASSIFIABLE: Wants = Wants(1 << 5);
     pub const MESSAGES: Wants = Wants(0b11_1100);
+    /// Each kind of event, one bit each.
+    pub const KINDS: [Wants; 6] = [
+        Wants::UNREADABLE,
+        Wants::TRANSPORT,
+        Wants::REQUEST,
+        Wants::NOTIFICATION,
+        Wants::RESPONSE,
+        Wants::UNCLASSIFIABLE,
+    ];
     pub const NOTHING: Wants = Wants(0);
+
+    /// The position of a single kind among [`Wants::KINDS`].
+    pub fn kind_index(self) -> usize {
+        self.0.trailing_zeros() as usize
+    }
 
     pub const fn and(self, other: Wants) -> Wants {
         Wants(self.0 | other.0)

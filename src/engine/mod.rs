@@ -17,7 +17,7 @@ use foldhash::{HashMap, HashMapExt};
 use crate::diagnostic::Diagnostic;
 use compact_str::CompactString;
 
-use crate::event::{Body, Event, KeyField, Location, Outcome, Payload, Side, Transport};
+use crate::event::{Body, Event, KeyField, Location, Outcome, Payload, Transport};
 use crate::protocol::{Version, Versions};
 use crate::rule::{Ctx, Rule, Wants};
 
@@ -61,7 +61,7 @@ impl Engine {
     /// An engine running the given rules (`rules::ALL` for every rule).
     pub fn new(rules: Vec<&'static Rule>) -> Self {
         Engine {
-            rules: Rules { all: rules },
+            rules: Rules::new(rules),
             sources: HashMap::new(),
             slots: Vec::new(),
             diagnostics: Vec::new(),
@@ -216,6 +216,11 @@ impl Engine {
         };
         ctx.from = Some(from);
         ctx.facts = facts::classify(session, from, message, event.stream.as_deref());
+        // An answer is read in the revision its request named, if it named one.
+        if let Some(named) = ctx.facts.answered().and_then(|r| r.named_version) {
+            ctx.versions = Versions::only(named);
+            ctx.version = Some(named);
+        }
         self.rules.run(&ctx, &mut self.diagnostics);
         let transition = ctx.facts.transition();
         if let (
@@ -284,40 +289,35 @@ impl Engine {
     }
 }
 
-/// The rules of an engine, and which of them see an event.
+/// The rules of an engine, and for each kind of event the ones that want it,
+/// so an event reaches only the rules that asked for its kind.
 struct Rules {
     all: Vec<&'static Rule>,
+    /// Indexed by [`Wants::kind_index`].
+    by_kind: Vec<Vec<&'static Rule>>,
 }
 
 impl Rules {
+    fn new(all: Vec<&'static Rule>) -> Rules {
+        let by_kind = Wants::KINDS
+            .iter()
+            .map(|kind| {
+                let wanting = all.iter().copied().filter(|r| r.meta.wants.includes(*kind));
+                wanting.collect()
+            })
+            .collect();
+        Rules { all, by_kind }
+    }
+
     /// Runs the rules that want this kind of event and apply to every
     /// revision the message may be read in.
     fn run(&self, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
-        let kind = Wants::of(ctx.event);
-        for rule in &self.all {
-            if rule.meta.wants.includes(kind) && rule.meta.versions.covers(ctx.versions) {
+        for rule in &self.by_kind[Wants::of(ctx.event).kind_index()] {
+            if rule.meta.versions.covers(ctx.versions) {
                 (rule.check)(ctx, out);
             }
         }
     }
-}
-
-/// The revision the request a response answers named, if it named one.
-fn answered_request_version(session: &Session, event: &Event) -> Option<Version> {
-    let Payload::Message(message) = &event.payload else {
-        return None;
-    };
-    let Body::Response {
-        id: Some(KeyField::Valid(id)),
-        ..
-    } = &message.body
-    else {
-        return None;
-    };
-    [Side::Client, Side::Server]
-        .into_iter()
-        .filter_map(|side| session.side(side).open.get(id))
-        .find_map(|request| request.named_version)
 }
 
 /// The revisions an event may be read in: a 2026-07-28 request names its
@@ -333,9 +333,6 @@ fn versions_of(session: &Session, event: &Event) -> Versions {
     };
     if let Some(named) = named {
         return Versions::only(Version::nearest(named));
-    }
-    if let Some(answered) = answered_request_version(session, event) {
-        return Versions::only(answered);
     }
     match &event.payload {
         Payload::Message(message) => {

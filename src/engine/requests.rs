@@ -120,6 +120,8 @@ pub struct RequestView<'s> {
     pub last_progress_stream: Option<&'s str>,
     /// The stream the request travelled on (open requests only).
     pub stream: Option<&'s str>,
+    /// The revision the request named, if it named one (open requests only).
+    pub named_version: Option<crate::protocol::Version>,
 }
 
 impl RequestView<'_> {
@@ -149,6 +151,7 @@ impl Request {
             // With a shared id, which request (and stream) a message
             // belongs to is unknown.
             stream: self.stream.as_deref().filter(|_| !self.shares_id),
+            named_version: self.named_version,
         }
     }
 }
@@ -167,6 +170,7 @@ impl Answered {
             last_progress: None,
             last_progress_stream: None,
             stream: None,
+            named_version: None,
         }
     }
 }
