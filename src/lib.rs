@@ -11,6 +11,7 @@
 //! streaming API for programs that see messages live (feed events, collect
 //! diagnostics).
 
+pub mod check;
 pub mod cli;
 pub mod decode;
 pub mod diagnostic;
@@ -25,6 +26,7 @@ pub mod report;
 pub mod rule;
 pub mod rules;
 pub mod sanitize;
+pub mod select;
 
 /// Lints one trace held in memory with every rule and returns its
 /// diagnostics, sorted. The input is numbered 0 in the diagnostics.

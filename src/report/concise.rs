@@ -15,5 +15,5 @@ pub(super) fn write(report: &Report, out: &mut dyn Sink) -> std::io::Result<()> 
             escape_controls(&d.message)
         )?;
     }
-    writeln!(out, "{}", report.summary_line())
+    report.write_summary(out)
 }

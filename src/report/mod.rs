@@ -6,6 +6,7 @@ mod github;
 mod human;
 mod json;
 mod sarif;
+pub mod statistics;
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::engine::Stats;
@@ -42,6 +43,10 @@ pub struct Report<'a> {
     pub stats: Stats,
     /// Inputs that were read (not counting unreadable ones).
     pub files: usize,
+    /// Inputs that could not be read: the summary must not call the run clean.
+    pub unreadable: usize,
+    /// Leave out the summary line.
+    pub quiet: bool,
 }
 
 impl Report<'_> {
@@ -60,15 +65,27 @@ impl Report<'_> {
             plural(self.stats.events as usize, "event"),
             plural(self.stats.sessions as usize, "session")
         );
-        if self.diagnostics.is_empty() {
+        let unread = match self.unreadable {
+            0 => String::new(),
+            n => format!("; {} could not be read", plural(n, "input")),
+        };
+        if self.diagnostics.is_empty() && self.unreadable == 0 {
             return format!("No problems found in {scope}.");
         }
         format!(
-            "Found {}, {}, {} in {scope}.",
+            "Found {}, {}, {} in {scope}{unread}.",
             plural(self.count(Severity::Error), "error"),
             plural(self.count(Severity::Warning), "warning"),
             plural(self.count(Severity::Info), "info")
         )
+    }
+
+    /// The summary line and a newline, unless the report is quiet.
+    pub fn write_summary(&self, out: &mut dyn Sink) -> std::io::Result<()> {
+        if self.quiet {
+            return Ok(());
+        }
+        writeln!(out, "{}", self.summary_line())
     }
 
     pub fn write(
