@@ -1,23 +1,59 @@
-//! `mcp-lint PATH...`: inputs -> lint -> severity overrides -> report -> exit code.
+//! `mcp-lint PATH...`: inputs and their configuration -> lint -> severity
+//! overrides and per-file ignores -> report -> exit code.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use crate::cli::{self, Cli, EXIT_CLEAN, EXIT_FINDINGS, EXIT_TROUBLE};
+use crate::config::{Config, ConfigError, Resolver};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::engine::{Engine, Stats};
 use crate::input::{self, InputError, InputPath, SourceText};
 use crate::lint::Linter;
+use crate::protocol::Version;
 use crate::report::{Report, SourceInfo};
 use crate::select::Selection;
 
 /// A problem that stops the run before any input is linted (exit 2).
 pub struct Usage(pub String);
 
-/// The rules, severities and failure level that apply to an input.
+/// The rules, severities, failure level and protocol version that apply to
+/// the inputs of one configuration file.
 struct Settings {
     selection: Selection,
     fail_on: Severity,
+    version: Option<Version>,
+    config: Option<Arc<Config>>,
+}
+
+impl Settings {
+    /// The configuration's settings, with the command line's on top.
+    fn new(cli: &Cli, config: Option<Arc<Config>>) -> Settings {
+        let configured = config.as_ref().map(|c| c.selection.clone());
+        Settings {
+            selection: configured.unwrap_or_default().overlay(&cli_selection(cli)),
+            fail_on: cli
+                .fail_on
+                .map(|f| f.severity())
+                .or(config.as_ref().and_then(|c| c.fail_on))
+                .unwrap_or(Severity::Error),
+            version: cli
+                .protocol_version
+                .or(config.as_ref().and_then(|c| c.protocol_version)),
+            config,
+        }
+    }
+}
+
+/// The inputs to lint, each with the settings (an index into `settings`) that apply to it.
+struct Plan {
+    inputs: Vec<InputPath>,
+    names: Vec<String>,
+    group: Vec<usize>,
+    settings: Vec<Settings>,
+    /// Paths that could not be walked.
+    walk_errors: usize,
 }
 
 /// What linting every input produced.
@@ -48,22 +84,85 @@ fn check(cli: &Cli) -> Result<u8, Usage> {
         ));
     }
     set_up_threads(cli.threads)?;
+    let plan = plan(cli)?;
+    let mut linted = lint_all(cli, &plan);
+    linted.unreadable += plan.walk_errors;
+    apply_settings(&plan, &mut linted.diagnostics);
+    report(cli, &linted, &plan.names)?;
+    Ok(exit_code(cli, &plan, &linted))
+}
+
+/// Expands the paths, finds each input's configuration, and leaves out excluded files.
+fn plan(cli: &Cli) -> Result<Plan, Usage> {
+    let config_error = |e: ConfigError| Usage(e.0);
+    let mut resolver = Resolver::new(cli.config.as_deref(), cli.isolated).map_err(config_error)?;
     let (inputs, walk_errors) = input::expand(&cli.paths);
     for InputError { name, message } in &walk_errors {
         cli::error(format!("{name}: {message}"));
     }
-    let settings = Settings {
-        selection: cli_selection(cli),
-        fail_on: cli.fail_on.map_or(Severity::Error, |f| f.severity()),
+    let mut plan = Plan {
+        inputs: Vec::new(),
+        names: Vec::new(),
+        group: Vec::new(),
+        settings: Vec::new(),
+        walk_errors: walk_errors.len(),
     };
-    let mut linted = lint_all(cli, &settings, &inputs);
-    linted.unreadable += walk_errors.len();
-    for diagnostic in &mut linted.diagnostics {
-        settings.selection.apply_severity(diagnostic);
+    for input in inputs {
+        let path = config_path(cli, &input);
+        let config = resolver.for_path(&path).map_err(config_error)?;
+        if config.as_ref().is_some_and(|c| excluded(cli, c, &input)) {
+            continue;
+        }
+        let same = |s: &Settings| match (&s.config, &config) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            (a, b) => a.is_none() && b.is_none(),
+        };
+        let group = match plan.settings.iter().position(same) {
+            Some(group) => group,
+            None => {
+                plan.settings.push(Settings::new(cli, config));
+                plan.settings.len() - 1
+            }
+        };
+        plan.names.push(display_name(cli, &input));
+        plan.inputs.push(input);
+        plan.group.push(group);
     }
-    let names: Vec<String> = inputs.iter().map(|i| display_name(cli, i)).collect();
-    report(cli, &linted, &names)?;
-    Ok(exit_code(cli, &linted, settings.fail_on))
+    Ok(plan)
+}
+
+/// The path an input's configuration is looked for from and its globs match.
+fn config_path(cli: &Cli, input: &InputPath) -> PathBuf {
+    match (input, &cli.stdin_filename) {
+        (InputPath::File(path), _) => path.clone(),
+        (InputPath::Stdin, Some(name)) => name.clone(),
+        (InputPath::Stdin, None) => PathBuf::from("."),
+    }
+}
+
+/// Whether `exclude` leaves out an input: a file found in a directory, or
+/// any file with --force-exclude (pre-commit names every file it lints).
+fn excluded(cli: &Cli, config: &Config, input: &InputPath) -> bool {
+    let path = config_path(cli, input);
+    let named = cli.paths.contains(&path);
+    (cli.force_exclude || !named) && config.excludes(&path)
+}
+
+/// Severity overrides and per-file ignores, each input by its own settings.
+fn apply_settings(plan: &Plan, diagnostics: &mut Vec<Diagnostic>) {
+    diagnostics.retain_mut(|d| {
+        let source = d.location.source as usize;
+        let settings = &plan.settings[plan.group[source]];
+        settings.selection.apply_severity(d);
+        let path = match &plan.inputs[source] {
+            InputPath::File(path) => path.as_path(),
+            InputPath::Stdin => Path::new(&plan.names[source]),
+        };
+        !settings
+            .config
+            .as_ref()
+            .is_some_and(|config| config.ignores(path, d))
+    });
 }
 
 /// The selection the command line asks for.
@@ -94,37 +193,58 @@ fn display_name(cli: &Cli, input: &InputPath) -> String {
     }
 }
 
-fn lint_all(cli: &Cli, settings: &Settings, inputs: &[InputPath]) -> Linted {
-    let engine = Engine::new(settings.selection.rules()).assuming_version(cli.protocol_version);
-    let mut linter = Linter::new(engine, cli.input_format.0);
+/// Lints every input, one engine per configuration (each has its own rules
+/// and protocol version); sources keep their numbers across engines.
+fn lint_all(cli: &Cli, plan: &Plan) -> Linted {
     let mut linted = Linted {
-        texts: Vec::with_capacity(inputs.len()),
+        texts: (0..plan.inputs.len()).map(|_| None).collect(),
         diagnostics: Vec::new(),
         stats: Stats::default(),
         files: 0,
         unreadable: 0,
     };
-    for (index, input) in inputs.iter().enumerate() {
-        let name = display_name(cli, input);
-        match lint_one(&mut linter, index as u32, input) {
-            Ok(text) => {
-                linted.files += 1;
-                if !cli.quiet && text.as_ref().is_none_or(is_blank) {
-                    eprintln!(
-                        "mcp-lint: warning: {name}: the input is empty; there is nothing to lint"
-                    );
-                }
-                linted.texts.push(text);
-            }
-            Err(e) => {
-                cli::error(format!("{name}: {e}"));
-                linted.unreadable += 1;
-                linted.texts.push(None);
+    for (group, settings) in plan.settings.iter().enumerate() {
+        let engine = Engine::new(settings.selection.rules()).assuming_version(settings.version);
+        let mut linter = Linter::new(engine, cli.input_format.0);
+        for index in 0..plan.inputs.len() {
+            if plan.group[index] == group {
+                linted.texts[index] = lint_counted(cli, &mut linter, plan, index, &mut linted);
             }
         }
+        let (diagnostics, stats) = linter.engine.finish();
+        linted.diagnostics.extend(diagnostics);
+        linted.stats.events += stats.events;
+        linted.stats.sessions += stats.sessions;
     }
-    (linted.diagnostics, linted.stats) = linter.engine.finish();
+    Diagnostic::sort(&mut linted.diagnostics);
     linted
+}
+
+/// Lints one input and counts it as read or unreadable.
+fn lint_counted(
+    cli: &Cli,
+    linter: &mut Linter,
+    plan: &Plan,
+    index: usize,
+    linted: &mut Linted,
+) -> Option<SourceText> {
+    let name = &plan.names[index];
+    match lint_one(linter, index as u32, &plan.inputs[index]) {
+        Ok(text) => {
+            linted.files += 1;
+            if !cli.quiet && text.as_ref().is_none_or(is_blank) {
+                eprintln!(
+                    "mcp-lint: warning: {name}: the input is empty; there is nothing to lint"
+                );
+            }
+            text
+        }
+        Err(e) => {
+            cli::error(format!("{name}: {e}"));
+            linted.unreadable += 1;
+            None
+        }
+    }
 }
 
 fn is_blank(text: &SourceText) -> bool {
@@ -231,10 +351,13 @@ fn write_to(cli: &Cli, report: &Report, color: bool, out: &mut dyn Write) -> std
     out.flush()
 }
 
-fn exit_code(cli: &Cli, linted: &Linted, fail_on: Severity) -> u8 {
+fn exit_code(cli: &Cli, plan: &Plan, linted: &Linted) -> u8 {
+    let fails = |d: &Diagnostic| {
+        d.severity >= plan.settings[plan.group[d.location.source as usize]].fail_on
+    };
     if linted.unreadable > 0 {
         EXIT_TROUBLE
-    } else if !cli.exit_zero && linted.diagnostics.iter().any(|d| d.severity >= fail_on) {
+    } else if !cli.exit_zero && linted.diagnostics.iter().any(fails) {
         EXIT_FINDINGS
     } else {
         EXIT_CLEAN

@@ -133,6 +133,20 @@ pub struct Cli {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub threads: Option<u16>,
 
+    /// Use this configuration file for every input instead of looking for
+    /// mcp-lint.toml, .mcp-lint.toml or pyproject.toml next to each one.
+    #[arg(long, value_name = "FILE", conflicts_with = "isolated")]
+    pub config: Option<PathBuf>,
+
+    /// Read no configuration file.
+    #[arg(long)]
+    pub isolated: bool,
+
+    /// Apply the configuration's exclude to files named on the command line
+    /// too, not only to files found in directories (for pre-commit).
+    #[arg(long)]
+    pub force_exclude: bool,
+
     /// List the rules and exit (the same as `mcp-lint rule --all`).
     #[arg(long)]
     pub list_rules: bool,
@@ -140,7 +154,7 @@ pub struct Cli {
     /// The protocol version of traces that start after the handshake
     /// (2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25 or 2026-07-28); an
     /// initialize result in the trace overrides it.
-    #[arg(long, value_name = "VERSION", value_parser = parse_version)]
+    #[arg(long, value_name = "VERSION", value_parser = crate::config::parse_version)]
     pub protocol_version: Option<Version>,
 }
 
@@ -197,13 +211,6 @@ fn unknown_rule(id: &str) -> String {
         ),
         None => format!("unknown rule {id:?} (mcp-lint rule --all lists every rule)"),
     }
-}
-
-fn parse_version(text: &str) -> Result<Version, String> {
-    Version::parse(text).ok_or_else(|| {
-        let known: Vec<&str> = Version::ALL.iter().map(|v| v.as_str()).collect();
-        format!("not a protocol version (known: {})", known.join(", "))
-    })
 }
 
 pub fn error(message: impl std::fmt::Display) {

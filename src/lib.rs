@@ -13,6 +13,7 @@
 
 pub mod check;
 pub mod cli;
+pub mod config;
 pub mod decode;
 pub mod diagnostic;
 pub mod engine;

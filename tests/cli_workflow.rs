@@ -256,3 +256,219 @@ fn threads_are_bounded() {
     assert_eq!(run(&["--threads", "0", FIXTURE]).status.code(), Some(2));
     assert_eq!(run(&["--threads", "2", FIXTURE]).status.code(), Some(1));
 }
+
+/// A directory with the fixture at `sub/a.jsonl` and `sub/legacy/b.jsonl`,
+/// and `config` at `name` in the top directory.
+fn configured(name: &str, config: &str) -> tempfile::TempDir {
+    let trace = fixture_text();
+    scratch(&[
+        (name, config),
+        ("sub/a.jsonl", &trace),
+        ("sub/legacy/b.jsonl", &trace),
+    ])
+}
+
+const CONFIG: &str = r#"select = ["cancel", "progress"]
+ignore = ["progress-not-increasing"]
+severity = { cancel = "warning" }
+exclude = ["legacy"]
+fail-on = "warning"
+
+[[per-file-ignores]]
+glob = "sub/a.jsonl"
+rules = ["progress-after-terminal"]
+reason = "recorded before the server stopped sending progress late"
+"#;
+
+#[test]
+fn configuration_is_found_by_walking_up_from_each_input() {
+    for name in ["mcp-lint.toml", ".mcp-lint.toml"] {
+        let dir = configured(name, CONFIG);
+        let out = run_in(&["--format", "concise", "sub"], dir.path());
+        assert_eq!(
+            stdout(&out).lines().next(),
+            Some(
+                "sub/a.jsonl:9: warning[cancel-unknown-request]: client cancels request \"1\", which it never sent in this session"
+            ),
+            "{name}: {}",
+            stdout(&out)
+        );
+        assert_eq!(rules_of(&out), ["cancel-unknown-request"], "{name}");
+        assert_eq!(out.status.code(), Some(1), "fail-on = warning");
+    }
+}
+
+#[test]
+fn pyproject_is_read_only_for_its_tool_table() {
+    let table = CONFIG.replace("[[per-file-ignores]]", "[[tool.mcp-lint.per-file-ignores]]");
+    let pyproject = format!("[project]\nname = \"x\"\n\n[tool.mcp-lint]\n{table}");
+    let dir = configured("pyproject.toml", &pyproject);
+    let out = run_in(&["--format", "concise", "sub/a.jsonl"], dir.path());
+    assert_eq!(rules_of(&out), ["cancel-unknown-request"]);
+    let other = configured("pyproject.toml", "[tool.other]\nselect = 1\n");
+    let out = run_in(&["--format", "concise", "sub/a.jsonl"], other.path());
+    assert_eq!(rules_of(&out).len(), 5, "no [tool.mcp-lint]: every rule");
+}
+
+#[test]
+fn named_files_are_linted_even_when_excluded_unless_force_exclude() {
+    let dir = configured("mcp-lint.toml", CONFIG);
+    let named = run_in(&["--format", "concise", "sub/legacy/b.jsonl"], dir.path());
+    assert_eq!(
+        rules_of(&named),
+        ["progress-after-terminal", "cancel-unknown-request"]
+    );
+    let forced = run_in(
+        &[
+            "--format",
+            "concise",
+            "--force-exclude",
+            "sub/legacy/b.jsonl",
+        ],
+        dir.path(),
+    );
+    assert!(rules_of(&forced).is_empty());
+}
+
+#[test]
+fn command_line_flags_lie_on_top_of_the_configuration() {
+    let dir = configured("mcp-lint.toml", CONFIG);
+    let out = run_in(
+        &[
+            "--format",
+            "concise",
+            "--select",
+            "duplicate-response",
+            "sub",
+        ],
+        dir.path(),
+    );
+    assert_eq!(rules_of(&out), ["duplicate-response"]);
+    let out = run_in(&["--fail-on", "error", "sub"], dir.path());
+    assert_eq!(out.status.code(), Some(0), "only a warning is left");
+}
+
+#[test]
+fn config_names_one_file_and_isolated_reads_none() {
+    let dir = configured(
+        "elsewhere/settings.toml",
+        "select = [\"duplicate-response\"]\n",
+    );
+    std::fs::write(dir.path().join("mcp-lint.toml"), CONFIG).unwrap();
+    let out = run_in(
+        &[
+            "--format",
+            "concise",
+            "--config",
+            "elsewhere/settings.toml",
+            "sub",
+        ],
+        dir.path(),
+    );
+    assert_eq!(rules_of(&out), ["duplicate-response", "duplicate-response"]);
+    let out = run_in(&["--format", "concise", "--isolated", "sub"], dir.path());
+    assert_eq!(rules_of(&out).len(), 10);
+    let missing = run_in(&["--config", "nope.toml", "sub"], dir.path());
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(stderr(&missing).contains("nope.toml"));
+}
+
+#[test]
+fn the_configured_protocol_version_applies_to_traces_that_start_mid_session() {
+    let mid = "{\"from\":\"client\",\"msg\":{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"x\":1}}}\n";
+    let dir = scratch(&[("t.jsonl", mid), ("mcp-lint.toml", "select = [\"ping\"]\n")]);
+    let before = run_in(&["--format", "concise", "t.jsonl"], dir.path());
+    assert_eq!(rules_of(&before), ["ping-no-params"]);
+    std::fs::write(
+        dir.path().join("mcp-lint.toml"),
+        "select = [\"ping\"]\nprotocol-version = \"2026-07-28\"\n",
+    )
+    .unwrap();
+    let after = run_in(&["--format", "concise", "t.jsonl"], dir.path());
+    assert!(rules_of(&after).is_empty(), "{}", stdout(&after));
+}
+
+/// The error a configuration gives, with the temporary directory cut off.
+fn config_error(config: &str) -> String {
+    let dir = configured("mcp-lint.toml", config);
+    let out = run_in(&["sub"], dir.path());
+    assert_eq!(out.status.code(), Some(2), "{config}");
+    let text = stderr(&out);
+    let at = text.find("mcp-lint.toml").expect("names the file");
+    text[at..].trim_end().to_string()
+}
+
+#[test]
+fn bad_configuration_names_the_file_line_and_key() {
+    let cases = [
+        (
+            "select = [\"cancel\"]\nbogus = 1\n",
+            "mcp-lint.toml:2:1: unknown field `bogus`",
+        ),
+        (
+            "select = [\"cancl\"]\n",
+            "mcp-lint.toml:1:11: select: unknown rule \"cancl\": did you mean \"cancel\"?",
+        ),
+        (
+            "select = \"cancel\"\n",
+            "mcp-lint.toml:1:10: select: invalid type",
+        ),
+        (
+            "\n\nseverity = { ping = \"fatal\" }\n",
+            "mcp-lint.toml:3:21: severity.ping: \"fatal\" is not a severity",
+        ),
+        (
+            "severity = { pnig = \"info\" }\n",
+            "mcp-lint.toml:1:21: severity: unknown rule \"pnig\": did you mean \"ping\"?",
+        ),
+        (
+            "fail-on = \"fatal\"\n",
+            "mcp-lint.toml:1:11: fail-on: \"fatal\" is not a severity",
+        ),
+        (
+            "protocol-version = \"2020\"\n",
+            "mcp-lint.toml:1:20: protocol-version: not a protocol version",
+        ),
+        ("exclude = [\"a[\"]\n", "mcp-lint.toml:1:12: exclude: "),
+        (
+            "[[per-file-ignores]]\nglob = \"x\"\nrules = [\"ping\"]\n",
+            "mcp-lint.toml:1:1: per-file-ignores: reason is required",
+        ),
+        (
+            "[[per-file-ignores]]\nglob = \"x\"\nrules = [\"ping\"]\nreason = \" \"\n",
+            "mcp-lint.toml:4:10: per-file-ignores: reason is required",
+        ),
+        (
+            "[[per-file-ignores]]\nglob = \"x\"\nrules = [\"pong\"]\nreason = \"r\"\n",
+            "mcp-lint.toml:3:10: per-file-ignores.rules: unknown rule \"pong\"",
+        ),
+        (
+            "[[per-file-ignores]]\nglob = \"x\"\nrules = [\"ping\"]\nreason = \"r\"\nwhy = 1\n",
+            "mcp-lint.toml:5:1: unknown field `why`",
+        ),
+    ];
+    for (config, expected) in cases {
+        let error = config_error(config);
+        assert!(
+            error.starts_with(expected),
+            "{config:?}\n  gave {error}\n  want {expected}"
+        );
+    }
+}
+
+/// The fenced block of README.md that starts with `first_line`.
+fn readme_block(first_line: &str) -> String {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let start = readme.find(first_line).expect("the block is in the README");
+    let body = &readme[start..];
+    body[..body.find("```").unwrap()].to_string()
+}
+
+#[test]
+fn the_readme_configuration_is_valid() {
+    let config = readme_block("# mcp-lint.toml\n");
+    let dir = configured("mcp-lint.toml", &config);
+    let out = run_in(&["--format", "concise", "sub"], dir.path());
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).is_empty());
+}
