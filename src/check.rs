@@ -5,6 +5,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use crate::baseline::Baseline;
 use crate::cli::{self, Cli, EXIT_CLEAN, EXIT_FINDINGS, EXIT_TROUBLE};
 use crate::config::{Config, ConfigError, Resolver};
 use crate::diagnostic::{Diagnostic, Severity};
@@ -88,8 +89,9 @@ fn check(cli: &Cli) -> Result<u8, Usage> {
     let mut linted = lint_all(cli, &plan);
     linted.unreadable += plan.walk_errors;
     apply_settings(&plan, &mut linted.diagnostics);
+    let stale = apply_baseline(cli, &plan.names, &mut linted)?;
     report(cli, &linted, &plan.names)?;
-    Ok(exit_code(cli, &plan, &linted))
+    Ok(exit_code(cli, &plan, &linted).max(stale_code(cli, stale)))
 }
 
 /// Expands the paths, finds each input's configuration, and leaves out excluded files.
@@ -163,6 +165,63 @@ fn apply_settings(plan: &Plan, diagnostics: &mut Vec<Diagnostic>) {
             .as_ref()
             .is_some_and(|config| config.ignores(path, d))
     });
+}
+
+/// Leaves out the findings the baseline accepts (after writing it, with
+/// --update-baseline), warns of its stale entries, and returns how many there are.
+fn apply_baseline(cli: &Cli, names: &[String], linted: &mut Linted) -> Result<usize, Usage> {
+    let Some(path) = &cli.baseline else {
+        return Ok(0);
+    };
+    let mut baseline = match (Baseline::load(path), cli.update_baseline) {
+        (Ok(baseline), _) => baseline,
+        (Err(_), true) if !path.exists() => Baseline::default(),
+        (Err(message), _) => return Err(Usage(message)),
+    };
+    if cli.update_baseline {
+        if linted.unreadable > 0 {
+            return Err(Usage(
+                "the baseline is not written while an input cannot be read".into(),
+            ));
+        }
+        baseline = baseline.updated(&linted.diagnostics, names);
+        baseline
+            .save(path)
+            .map_err(|e| Usage(format!("{}: {e}", path.to_string_lossy())))?;
+        if !cli.quiet {
+            eprintln!(
+                "mcp-lint: wrote {} findings to {}",
+                baseline.len(),
+                path.to_string_lossy()
+            );
+        }
+    }
+    let stale = baseline.suppress(&mut linted.diagnostics, names);
+    for entry in &stale {
+        let session = entry
+            .session
+            .as_deref()
+            .map(|s| format!(" (session {s})"))
+            .unwrap_or_default();
+        eprintln!(
+            "mcp-lint: stale baseline entry: {}{session}: {}: {} (×{}) no longer occurs; remove it with --update-baseline",
+            entry.file,
+            entry.rule,
+            crate::sanitize::escape_controls(&entry.message),
+            entry.count
+        );
+    }
+    Ok(stale.len())
+}
+
+/// Stale baseline entries fail the run like findings: a fixed bug must not
+/// keep an entry that would hide its return.
+fn stale_code(cli: &Cli, stale: usize) -> u8 {
+    if stale > 0 && !cli.exit_zero {
+        EXIT_FINDINGS
+    } else {
+        EXIT_CLEAN
+    }
 }
 
 /// The selection the command line asks for.

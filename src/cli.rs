@@ -147,6 +147,16 @@ pub struct Cli {
     #[arg(long)]
     pub force_exclude: bool,
 
+    /// Report only findings this baseline file does not list, and list the
+    /// entries that no longer match anything as stale (exit 1).
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<PathBuf>,
+
+    /// Write every finding of this run to the --baseline file (keeping the
+    /// entries of files not linted), and exit 0 unless an input is unreadable.
+    #[arg(long, requires = "baseline")]
+    pub update_baseline: bool,
+
     /// List the rules and exit (the same as `mcp-lint rule --all`).
     #[arg(long)]
     pub list_rules: bool,

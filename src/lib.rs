@@ -11,6 +11,7 @@
 //! streaming API for programs that see messages live (feed events, collect
 //! diagnostics).
 
+pub mod baseline;
 pub mod check;
 pub mod cli;
 pub mod config;

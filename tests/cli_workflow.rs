@@ -472,3 +472,102 @@ fn the_readme_configuration_is_valid() {
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert!(stderr(&out).is_empty());
 }
+
+#[test]
+fn a_baseline_accepts_known_findings_even_when_lines_move() {
+    let dir = scratch(&[("a.jsonl", &fixture_text())]);
+    let write = run_in(
+        &["--baseline", "b.json", "--update-baseline", "a.jsonl"],
+        dir.path(),
+    );
+    assert_eq!(write.status.code(), Some(0));
+    assert!(stderr(&write).contains("wrote 5 findings to b.json"));
+    let file = std::fs::read_to_string(dir.path().join("b.json")).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&file).unwrap();
+    let entries = json["findings"].as_array().unwrap();
+    let keys: Vec<String> = entries.iter().map(|e| e["rule"].to_string()).collect();
+    let mut sorted = keys.clone();
+    sorted.sort();
+    assert_eq!(keys, sorted, "sorted by file, then rule");
+    assert!(
+        file.lines().count() > entries.len() * 6,
+        "one member per line"
+    );
+
+    let moved = format!("\n\n{}", fixture_text());
+    std::fs::write(dir.path().join("a.jsonl"), moved).unwrap();
+    let out = run_in(
+        &["--format", "concise", "--baseline", "b.json", "a.jsonl"],
+        dir.path(),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(rules_of(&out).is_empty());
+
+    let mut added = fixture_text();
+    added.push_str(
+        "{\"from\":\"client\",\"session\":\"s1\",\"msg\":{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":99}}}\n",
+    );
+    std::fs::write(dir.path().join("a.jsonl"), added).unwrap();
+    let out = run_in(
+        &["--format", "concise", "--baseline", "b.json", "a.jsonl"],
+        dir.path(),
+    );
+    assert_eq!(
+        rules_of(&out),
+        ["cancel-unknown-request"],
+        "only the new one"
+    );
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn stale_baseline_entries_are_reported_and_fail() {
+    let dir = scratch(&[("a.jsonl", &fixture_text())]);
+    run_in(
+        &["--baseline", "b.json", "--update-baseline", "a.jsonl"],
+        dir.path(),
+    );
+    let fixed: String = fixture_text()
+        .lines()
+        .take(11)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(dir.path().join("a.jsonl"), fixed).unwrap();
+    let out = run_in(&["--baseline", "b.json", "a.jsonl"], dir.path());
+    assert_eq!(out.status.code(), Some(1));
+    let text = stderr(&out);
+    assert!(
+        text.contains("stale baseline entry: a.jsonl (session s1): duplicate-response"),
+        "{text}"
+    );
+    let out = run_in(
+        &["--baseline", "b.json", "--exit-zero", "a.jsonl"],
+        dir.path(),
+    );
+    assert_eq!(out.status.code(), Some(0));
+    run_in(
+        &["--baseline", "b.json", "--update-baseline", "a.jsonl"],
+        dir.path(),
+    );
+    let out = run_in(&["--baseline", "b.json", "a.jsonl"], dir.path());
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}
+
+#[test]
+fn a_missing_or_broken_baseline_is_a_usage_error() {
+    let dir = scratch(&[
+        ("a.jsonl", &fixture_text()),
+        ("bad.json", "{\"version\":1}"),
+    ]);
+    for file in ["missing.json", "bad.json"] {
+        let out = run_in(&["--baseline", file, "a.jsonl"], dir.path());
+        assert_eq!(out.status.code(), Some(2), "{file}");
+        assert!(stderr(&out).contains(file));
+    }
+    let alone = run_in(&["--update-baseline", "a.jsonl"], dir.path());
+    assert_eq!(
+        alone.status.code(),
+        Some(2),
+        "--update-baseline needs --baseline"
+    );
+}
