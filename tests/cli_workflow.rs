@@ -571,3 +571,53 @@ fn a_missing_or_broken_baseline_is_a_usage_error() {
         "--update-baseline needs --baseline"
     );
 }
+
+#[test]
+fn junit_is_well_formed_with_a_suite_per_file_and_a_case_per_session() {
+    let nasty = fixture_text().replace("\"s1\"", "\"s<1>&\\\"'\\u001b[31m\"");
+    let dir = scratch(&[
+        ("a.jsonl", &fixture_text()),
+        ("b.jsonl", &nasty),
+        ("clean.jsonl", ""),
+    ]);
+    let out = run_in(
+        &["--format", "junit", "a.jsonl", "b.jsonl", "clean.jsonl"],
+        dir.path(),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout(&out);
+    let doc = roxmltree::Document::parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    let root = doc.root_element();
+    assert_eq!(root.tag_name().name(), "testsuites");
+    assert_eq!(root.attribute("failures"), Some("10"));
+    let suites: Vec<_> = root.children().filter(|n| n.is_element()).collect();
+    let names: Vec<_> = suites
+        .iter()
+        .map(|s| s.attribute("name").unwrap())
+        .collect();
+    assert_eq!(names, ["a.jsonl", "b.jsonl", "clean.jsonl"]);
+    let cases = |suite: &roxmltree::Node| -> Vec<String> {
+        suite
+            .children()
+            .filter(|n| n.has_tag_name("testcase"))
+            .map(|n| n.attribute("name").unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(cases(&suites[0]), ["session s1"]);
+    assert_eq!(cases(&suites[1]), ["session s<1>&\"'\\u{1b}[31m"]);
+    assert_eq!(cases(&suites[2]), ["trace"]);
+    assert_eq!(suites[2].attribute("failures"), Some("0"));
+    let failures: Vec<_> = suites[0]
+        .descendants()
+        .filter(|n| n.has_tag_name("failure"))
+        .collect();
+    assert_eq!(failures.len(), 5);
+    assert_eq!(
+        failures[0].attribute("type"),
+        Some("progress-not-increasing")
+    );
+    assert!(failures[0]
+        .text()
+        .unwrap()
+        .starts_with("a.jsonl:6: error[progress-not-increasing]: "));
+}

@@ -5,6 +5,7 @@ mod concise;
 mod github;
 mod human;
 mod json;
+mod junit;
 mod sarif;
 pub mod statistics;
 
@@ -28,6 +29,8 @@ pub enum OutputFormat {
     Github,
     /// SARIF 2.1.0, for code-scanning dashboards.
     Sarif,
+    /// JUnit XML: a testsuite per input, a testcase per session, a failure per finding.
+    Junit,
 }
 
 /// One input as the report names and quotes it.
@@ -100,6 +103,7 @@ impl Report<'_> {
             OutputFormat::Json => json::write(self, out),
             OutputFormat::Github => github::write(self, out),
             OutputFormat::Sarif => sarif::write(self, out),
+            OutputFormat::Junit => junit::write(self, out),
         }
     }
 }
