@@ -183,6 +183,14 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = ListFormat::Text)]
         format: ListFormat,
     },
+    /// Print a shell completion script (for example
+    /// `mcp-lint completions bash > /etc/bash_completion.d/mcp-lint`).
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff), for `man -l -` or a man directory.
+    Manpage,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -194,7 +202,7 @@ pub enum ListFormat {
 
 /// `mcp-lint rule`: prints a page, or the list.
 fn run_rule_command(id: Option<&str>, format: ListFormat, out: &mut dyn Write) -> u8 {
-    let written = match (id, format) {
+    let result = match (id, format) {
         (None, ListFormat::Text) => explain::write_list(out),
         (None, ListFormat::Json) => explain::write_json(out),
         (Some(id), _) => match explain::page(id) {
@@ -205,11 +213,20 @@ fn run_rule_command(id: Option<&str>, format: ListFormat, out: &mut dyn Write) -
             }
         },
     };
-    match written {
+    written(result)
+}
+
+/// The exit code after printing: a reader that stopped early is no error.
+fn written(result: std::io::Result<()>) -> u8 {
+    match result {
         Ok(()) => EXIT_CLEAN,
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => EXIT_CLEAN,
         Err(_) => EXIT_TROUBLE,
     }
+}
+
+fn write_manpage(out: &mut dyn Write) -> std::io::Result<()> {
+    clap_mangen::Man::new(<Cli as clap::CommandFactory>::command()).render(out)
 }
 
 /// Says a rule id does not exist, and which one the user may have meant.
@@ -253,8 +270,19 @@ impl FailOn {
 /// Runs mcp-lint as the command line asks and returns the exit code.
 pub fn run(cli: Cli) -> u8 {
     let mut stdout = std::io::stdout().lock();
-    if let Some(Command::Rule { id, format, .. }) = &cli.command {
-        return run_rule_command(id.as_deref(), *format, &mut stdout);
+    match &cli.command {
+        Some(Command::Rule { id, format, .. }) => {
+            return run_rule_command(id.as_deref(), *format, &mut stdout)
+        }
+        Some(Command::Completions { shell }) => {
+            // Generated into memory: clap_complete panics when its writer fails.
+            let mut script = Vec::new();
+            let mut command = <Cli as clap::CommandFactory>::command();
+            clap_complete::generate(*shell, &mut command, "mcp-lint", &mut script);
+            return written(stdout.write_all(&script));
+        }
+        Some(Command::Manpage) => return written(write_manpage(&mut stdout)),
+        None => {}
     }
     if cli.list_rules {
         return run_rule_command(None, ListFormat::Text, &mut stdout);

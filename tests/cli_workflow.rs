@@ -621,3 +621,45 @@ fn junit_is_well_formed_with_a_suite_per_file_and_a_case_per_session() {
         .unwrap()
         .starts_with("a.jsonl:6: error[progress-not-increasing]: "));
 }
+
+#[test]
+fn completions_come_from_the_command_line_definition() {
+    for shell in ["bash", "zsh", "fish", "powershell", "elvish"] {
+        let out = run(&["completions", shell]);
+        assert_eq!(out.status.code(), Some(0), "{shell}");
+        let script = stdout(&out);
+        // fish writes `-l select`, the others `--select`.
+        for flag in ["select", "baseline", "stdin-filename"] {
+            assert!(script.contains(flag), "{shell} lacks {flag}");
+        }
+    }
+    let bash = run(&["completions", "bash"]);
+    let dir = scratch(&[("mcp-lint.bash", &stdout(&bash))]);
+    // The script is valid bash, where bash is installed.
+    if let Ok(check) = Command::new("bash")
+        .arg("-n")
+        .arg(dir.path().join("mcp-lint.bash"))
+        .output()
+    {
+        assert!(check.status.success(), "{}", stderr(&check));
+    }
+    assert_eq!(run(&["completions", "tcsh"]).status.code(), Some(2));
+}
+
+#[test]
+fn the_man_page_documents_every_option() {
+    let out = run(&["manpage"]);
+    assert_eq!(out.status.code(), Some(0));
+    let page = stdout(&out);
+    assert!(page.contains(".TH mcp-lint 1"));
+    for flag in [
+        "select",
+        "extend\\-select",
+        "severity",
+        "update\\-baseline",
+        "config",
+    ] {
+        assert!(page.contains(&format!("\\-\\-{flag}")), "lacks --{flag}");
+    }
+    assert!(page.contains("completions"));
+}
