@@ -89,7 +89,23 @@ pub fn expand(paths: &[PathBuf]) -> (Vec<InputPath>, Vec<InputError>) {
             inputs.push(InputPath::File(path.clone()));
         }
     }
-    (inputs, errors)
+    (dedup(inputs), errors)
+}
+
+/// Keeps the first of inputs that are the same file (`a.jsonl`, `./a.jsonl`,
+/// a directory and a file in it), so that none is linted, or reported, twice.
+fn dedup(inputs: Vec<InputPath>) -> Vec<InputPath> {
+    let mut seen = std::collections::HashSet::new();
+    inputs
+        .into_iter()
+        .filter(|input| {
+            let key = match input {
+                InputPath::File(path) => Some(std::fs::canonicalize(path).unwrap_or(path.clone())),
+                InputPath::Stdin => None,
+            };
+            seen.insert(key)
+        })
+        .collect()
 }
 
 fn walk(dir: &Path, inputs: &mut Vec<InputPath>, errors: &mut Vec<InputError>) {

@@ -663,3 +663,66 @@ fn the_man_page_documents_every_option() {
     }
     assert!(page.contains("completions"));
 }
+
+#[test]
+fn the_exit_status_survives_a_closed_stdout() {
+    for format in ["human", "concise", "json", "sarif", "junit", "github"] {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let out = command(&["--format", format, FIXTURE], root())
+            .stdout(writer)
+            .stderr(Stdio::piped())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{format}: {}", stderr(&out));
+        assert!(out.stderr.is_empty(), "{format}: {}", stderr(&out));
+    }
+    // As a user types it, where bash is installed.
+    let script = format!(
+        "set -o pipefail; '{}' --format concise {FIXTURE} | head -1 >/dev/null",
+        env!("CARGO_BIN_EXE_mcp-lint")
+    );
+    if let Ok(out) = Command::new("bash")
+        .arg("-c")
+        .arg(script)
+        .current_dir(root())
+        .output()
+    {
+        assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    }
+}
+
+#[test]
+fn the_summary_never_calls_a_run_with_an_unreadable_input_clean() {
+    let dir = scratch(&[("ok.jsonl", "")]);
+    let out = run_in(
+        &["--format", "concise", "missing.jsonl", "ok.jsonl"],
+        dir.path(),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let text = stdout(&out);
+    assert!(!text.contains("No problems found"), "{text}");
+    assert!(text.contains("1 input could not be read"), "{text}");
+}
+
+#[test]
+fn the_same_file_named_twice_is_linted_once() {
+    let dir = scratch(&[("t/a.jsonl", &fixture_text())]);
+    let out = run_in(
+        &["--format", "concise", "t/a.jsonl", "./t/a.jsonl", "t"],
+        dir.path(),
+    );
+    assert_eq!(rules_of(&out).len(), 5, "{}", stdout(&out));
+    assert!(stdout(&out).contains("in 1 file "));
+}
+
+#[test]
+fn sarif_uris_are_percent_encoded_and_the_tool_version_is_set() {
+    let dir = scratch(&[("a b#1%.jsonl", &fixture_text())]);
+    let out = run_in(&["--format", "sarif", "a b#1%.jsonl"], dir.path());
+    let sarif: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let run = &sarif["runs"][0];
+    assert_eq!(run["tool"]["driver"]["version"], env!("CARGO_PKG_VERSION"));
+    let uri = &run["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"];
+    assert_eq!(uri, "a%20b%231%25.jsonl");
+}

@@ -15,10 +15,25 @@ fn level(severity: Severity) -> &'static str {
     }
 }
 
+/// A path as a relative URI reference: `/` separators, and every byte but
+/// unreserved characters and `/` percent-encoded (spaces, `#`, `%`, non-ASCII).
+fn uri(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for byte in path.replace('\\', "/").bytes() {
+        match byte {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' => {
+                out.push(byte as char)
+            }
+            _ => out.push_str(&format!("%{byte:02X}")),
+        }
+    }
+    out
+}
+
 pub(super) fn write(report: &Report, out: &mut dyn Sink) -> std::io::Result<()> {
     let location = |source: u32, line: u64| {
         json!({"physicalLocation": {
-            "artifactLocation": {"uri": report.sources[source as usize].name},
+            "artifactLocation": {"uri": uri(&report.sources[source as usize].name)},
             "region": {"startLine": line},
         }})
     };
