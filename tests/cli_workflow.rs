@@ -726,3 +726,84 @@ fn sarif_uris_are_percent_encoded_and_the_tool_version_is_set() {
     let uri = &run["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"];
     assert_eq!(uri, "a%20b%231%25.jsonl");
 }
+
+/// The `run: |` script of the action's step named `name`.
+fn action_script(name: &str) -> String {
+    let action = std::fs::read_to_string(root().join("action.yml")).unwrap();
+    let step = &action[action.find(&format!("- name: {name}\n")).unwrap()..];
+    let body = &step[step.find("run: |\n").unwrap() + "run: |\n".len()..];
+    body.lines()
+        .take_while(|line| line.starts_with("        ") || line.is_empty())
+        .map(|line| format!("{}\n", line.trim_start_matches("        ")))
+        .collect()
+}
+
+/// Runs the action's lint step as GitHub would, with the built binary
+/// where the install step puts it. `None` where bash is not installed.
+fn run_action(paths: &str, args: &str, sarif: &str) -> Option<(Output, tempfile::TempDir)> {
+    let dir = scratch(&[("traces/a.jsonl", &fixture_text()), ("clean/b.jsonl", "")]);
+    let bin = dir.path().join("runner/mcp-lint/bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::fs::copy(env!("CARGO_BIN_EXE_mcp-lint"), bin.join("mcp-lint")).unwrap();
+    let out = Command::new("bash")
+        .args(["--noprofile", "--norc", "-eo", "pipefail", "-c"])
+        .arg(action_script("Lint"))
+        .current_dir(dir.path())
+        .env("RUNNER_TEMP", dir.path().join("runner"))
+        .env("MCP_LINT_PATHS", paths)
+        .env("MCP_LINT_ARGS", args)
+        .env("MCP_LINT_SARIF", sarif)
+        .output()
+        .ok()?;
+    Some((out, dir))
+}
+
+#[test]
+fn the_action_annotates_and_writes_sarif() {
+    let Some((out, dir)) = run_action("traces\nclean", "--ignore duplicate-response", "out.sarif")
+    else {
+        return;
+    };
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert_eq!(
+        text.matches("::error file=traces/a.jsonl").count(),
+        4,
+        "{text}"
+    );
+    let sarif = std::fs::read_to_string(dir.path().join("out.sarif")).unwrap();
+    assert!(sarif.contains("\"ruleId\": \"cancel-unknown-request\""));
+    assert!(
+        !sarif.contains("\"ruleId\": \"duplicate-response\""),
+        "args apply to the SARIF run too"
+    );
+    let (clean, _dir) = run_action("clean", "", "").unwrap();
+    assert_eq!(clean.status.code(), Some(0), "{}", stderr(&clean));
+}
+
+#[test]
+fn the_readme_ci_commands_run_as_written() {
+    let block = readme_block("mcp-lint --format github traces/");
+    let dir = scratch(&[("traces/a.jsonl", &fixture_text())]);
+    let baseline = [
+        "--baseline",
+        "mcp-lint-baseline.json",
+        "--update-baseline",
+        "traces/",
+    ];
+    assert_eq!(run_in(&baseline, dir.path()).status.code(), Some(0));
+    for line in block.lines() {
+        let command = line.split('#').next().unwrap().trim();
+        let words: Vec<&str> = command.split_whitespace().collect();
+        assert_eq!(words[0], "mcp-lint", "{line}");
+        let out = run_in(&words[1..], dir.path());
+        assert!(
+            matches!(out.status.code(), Some(0 | 1)),
+            "{line}: {}",
+            stderr(&out)
+        );
+        assert!(out.stderr.is_empty(), "{line}: {}", stderr(&out));
+    }
+    assert!(dir.path().join("mcp-lint.sarif").is_file());
+    assert!(dir.path().join("mcp-lint-junit.xml").is_file());
+}
