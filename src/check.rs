@@ -1,8 +1,10 @@
 //! `mcp-lint PATH...`: inputs and their configuration -> lint -> severity
 //! overrides and per-file ignores -> report -> exit code.
 
+use std::cell::RefCell;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 use std::sync::Arc;
 
 use crate::baseline::Baseline;
@@ -12,6 +14,7 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::engine::{Engine, Stats};
 use crate::input::{self, InputError, InputPath, SourceText};
 use crate::lint::Linter;
+use crate::progress::{self, Progress};
 use crate::protocol::Version;
 use crate::report::{Report, SourceInfo};
 use crate::select::Selection;
@@ -262,21 +265,44 @@ fn lint_all(cli: &Cli, plan: &Plan) -> Linted {
         files: 0,
         unreadable: 0,
     };
+    let progress = Rc::new(RefCell::new(Progress::new(
+        progress::wanted(cli.quiet),
+        plan.inputs.iter().map(input_size).sum(),
+    )));
     for (group, settings) in plan.settings.iter().enumerate() {
         let engine = Engine::new(settings.selection.rules()).assuming_version(settings.version);
         let mut linter = Linter::new(engine, cli.input_format.0);
+        let shared = Rc::clone(&progress);
+        linter.on_progress = Some(Box::new(move |engine: &Engine, bytes| {
+            shared
+                .borrow_mut()
+                .update(bytes, engine.stats(), engine.findings());
+        }));
         for index in 0..plan.inputs.len() {
             if plan.group[index] == group {
                 linted.texts[index] = lint_counted(cli, &mut linter, plan, index, &mut linted);
+                let mut progress = progress.borrow_mut();
+                progress.input_done(input_size(&plan.inputs[index]));
+                progress.update(0, linter.engine.stats(), linter.engine.findings());
             }
         }
         let (diagnostics, stats) = linter.engine.finish();
+        progress.borrow_mut().engine_done(stats, diagnostics.len());
         linted.diagnostics.extend(diagnostics);
         linted.stats.events += stats.events;
         linted.stats.sessions += stats.sessions;
     }
+    progress.borrow_mut().finish();
     Diagnostic::sort(&mut linted.diagnostics);
     linted
+}
+
+/// The size of a file input, for the progress bar (0 for stdin).
+fn input_size(input: &InputPath) -> u64 {
+    match input {
+        InputPath::File(path) => std::fs::metadata(path).map_or(0, |m| m.len()),
+        InputPath::Stdin => 0,
+    }
 }
 
 /// Lints one input and counts it as read or unreadable.

@@ -23,6 +23,7 @@ pub mod explain;
 pub mod generate;
 pub mod input;
 pub mod lint;
+pub mod progress;
 pub mod protocol;
 pub mod report;
 pub mod rule;

@@ -807,3 +807,56 @@ fn the_readme_ci_commands_run_as_written() {
     assert!(dir.path().join("mcp-lint.sarif").is_file());
     assert!(dir.path().join("mcp-lint-junit.xml").is_file());
 }
+
+/// Runs the binary under `script`, so that its stderr is a terminal.
+/// `None` where `script` (util-linux) is not installed.
+fn run_on_a_terminal(args: &str, cwd: &Path, ci: bool) -> Option<String> {
+    let line = format!("'{}' {args}", env!("CARGO_BIN_EXE_mcp-lint"));
+    let mut script = Command::new("script");
+    script
+        .args(["-qec", &line, "/dev/null"])
+        .current_dir(cwd)
+        .env_remove("CI")
+        .env("TERM", "xterm")
+        .stdin(Stdio::null());
+    if ci {
+        script.env("CI", "true");
+    }
+    let out = script.output().ok()?;
+    out.status.code()?;
+    Some(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+#[test]
+fn a_progress_line_is_drawn_on_a_terminal_only_and_never_in_ci() {
+    use mcp_lint::generate::{generate, GeneratorConfig};
+    let dir = tempfile::tempdir().unwrap();
+    let mut file = std::fs::File::create(dir.path().join("big.jsonl")).unwrap();
+    let config = GeneratorConfig {
+        target_bytes: 12_000_000,
+        ..GeneratorConfig::default()
+    };
+    generate(&config, &mut std::io::BufWriter::new(&mut file)).unwrap();
+    drop(file);
+    let args = "--format concise --select cancel big.jsonl";
+    let Some(shown) = run_on_a_terminal(args, dir.path(), false) else {
+        return;
+    };
+    assert!(
+        shown.contains("mcp-lint ["),
+        "{}",
+        &shown[..shown.len().min(500)]
+    );
+    assert!(shown.contains(" MB, "));
+    assert!(shown.contains(" sessions, "));
+    let in_ci = run_on_a_terminal(args, dir.path(), true).unwrap();
+    assert!(!in_ci.contains("mcp-lint ["), "CI is set");
+    let quiet = run_on_a_terminal(&format!("-q {args}"), dir.path(), false).unwrap();
+    assert!(!quiet.contains("mcp-lint ["), "--quiet");
+    // Not a terminal: nothing on stderr.
+    let piped = run_in(
+        &["--format", "concise", "--select", "cancel", "big.jsonl"],
+        dir.path(),
+    );
+    assert!(piped.stderr.is_empty(), "{}", stderr(&piped));
+}
