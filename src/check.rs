@@ -149,7 +149,8 @@ fn config_path(cli: &Cli, input: &InputPath) -> PathBuf {
 /// any file with --force-exclude (pre-commit names every file it lints).
 fn excluded(cli: &Cli, config: &Config, input: &InputPath) -> bool {
     let path = config_path(cli, input);
-    let named = cli.paths.contains(&path);
+    // Standard input is always named on the command line.
+    let named = *input == InputPath::Stdin || cli.paths.contains(&path);
     (cli.force_exclude || !named) && config.excludes(&path)
 }
 
@@ -182,39 +183,56 @@ fn apply_baseline(cli: &Cli, names: &[String], linted: &mut Linted) -> Result<us
         (Err(message), _) => return Err(Usage(message)),
     };
     if cli.update_baseline {
-        if linted.unreadable > 0 {
-            return Err(Usage(
-                "the baseline is not written while an input cannot be read".into(),
-            ));
-        }
-        baseline = baseline.updated(&linted.diagnostics, names);
-        baseline
-            .save(path)
-            .map_err(|e| Usage(format!("{}: {e}", path.to_string_lossy())))?;
-        if !cli.quiet {
-            eprintln!(
-                "mcp-lint: wrote {} findings to {}",
-                baseline.len(),
-                path.to_string_lossy()
-            );
-        }
+        baseline = write_baseline(cli, path, &baseline, names, linted)?;
     }
     let stale = baseline.suppress(&mut linted.diagnostics, names);
     for entry in &stale {
-        let session = entry
-            .session
-            .as_deref()
-            .map(|s| format!(" (session {s})"))
-            .unwrap_or_default();
-        eprintln!(
-            "mcp-lint: stale baseline entry: {}{session}: {}: {} (×{}) no longer occurs; remove it with --update-baseline",
-            entry.file,
-            entry.rule,
-            crate::sanitize::escape_controls(&entry.message),
-            entry.count
-        );
+        warn_stale(entry);
     }
     Ok(stale.len())
+}
+
+/// Writes the baseline updated with this run's findings, and returns it.
+fn write_baseline(
+    cli: &Cli,
+    path: &Path,
+    baseline: &Baseline,
+    names: &[String],
+    linted: &Linted,
+) -> Result<Baseline, Usage> {
+    let shown = crate::sanitize::escape_controls(&path.to_string_lossy()).into_owned();
+    // An unreadable input's entries would be dropped as if its bugs were fixed.
+    if linted.unreadable > 0 {
+        return Err(Usage(format!(
+            "{shown}: not written, since an input could not be read"
+        )));
+    }
+    let updated = baseline.updated(&linted.diagnostics, names);
+    updated
+        .save(path)
+        .map_err(|e| Usage(format!("{shown}: {e}")))?;
+    if !cli.quiet {
+        eprintln!("mcp-lint: wrote {} findings to {shown}", updated.len());
+    }
+    Ok(updated)
+}
+
+/// Says which baseline entry matched nothing. Its text comes from a file, so
+/// it is escaped like trace text.
+fn warn_stale(entry: &crate::baseline::Entry) {
+    let escape = crate::sanitize::escape_controls;
+    let session = entry
+        .session
+        .as_deref()
+        .map(|s| format!(" (session {})", escape(s)))
+        .unwrap_or_default();
+    eprintln!(
+        "mcp-lint: stale baseline entry: {}{session}: {}: {} (×{}) no longer occurs; remove it with --update-baseline",
+        escape(&entry.file),
+        escape(&entry.rule),
+        escape(&entry.message),
+        entry.count
+    );
 }
 
 /// Stale baseline entries fail the run like findings: a fixed bug must not
@@ -375,8 +393,9 @@ fn lint_stdin(linter: &mut Linter, source: u32) -> std::io::Result<Option<Source
         linter.lint_reader(source, std::io::stdin().lock(), Some(&mut writer))?;
         writer.flush()?;
     }
+    // Kept as text even when empty: only an unreadable input has none.
     if spool.metadata()?.len() == 0 {
-        return Ok(None);
+        return Ok(Some(SourceText::Owned(Vec::new())));
     }
     // SAFETY: the spool is an unnamed temporary file only this process can reach.
     let map = unsafe { memmap2::Mmap::map(&spool)? };

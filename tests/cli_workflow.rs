@@ -33,14 +33,7 @@ fn run_in(args: &[&str], cwd: &Path) -> Output {
 }
 
 fn run_with_stdin(args: &[&str], input: &[u8]) -> Output {
-    let mut child = command(args, root())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(input).unwrap();
-    child.wait_with_output().unwrap()
+    run_piped(&mut command(args, root()), input)
 }
 
 fn stdout(out: &Output) -> String {
@@ -620,6 +613,12 @@ fn junit_is_well_formed_with_a_suite_per_file_and_a_case_per_session() {
         .text()
         .unwrap()
         .starts_with("a.jsonl:6: error[progress-not-increasing]: "));
+    let missing = run_in(&["--format", "junit", "missing.jsonl"], dir.path());
+    assert_eq!(missing.status.code(), Some(2));
+    let text = stdout(&missing);
+    let doc = roxmltree::Document::parse(&text).unwrap();
+    assert_eq!(doc.root_element().attribute("errors"), Some("1"));
+    assert!(doc.descendants().any(|n| n.has_tag_name("error")), "{text}");
 }
 
 #[test]
@@ -859,4 +858,33 @@ fn a_progress_line_is_drawn_on_a_terminal_only_and_never_in_ci() {
         dir.path(),
     );
     assert!(piped.stderr.is_empty(), "{}", stderr(&piped));
+}
+
+#[test]
+fn stdin_is_excluded_only_with_force_exclude() {
+    let dir = configured("mcp-lint.toml", "exclude = [\"legacy\"]\n");
+    let args = [
+        "--format",
+        "concise",
+        "--stdin-filename",
+        "legacy/s.jsonl",
+        "-",
+    ];
+    let input = fixture_text();
+    let linted = run_piped(&mut command(&args, dir.path()), input.as_bytes());
+    assert_eq!(rules_of(&linted).len(), 5);
+    let mut forced = command(&args, dir.path());
+    forced.arg("--force-exclude");
+    assert!(rules_of(&run_piped(&mut forced, input.as_bytes())).is_empty());
+}
+
+fn run_piped(command: &mut Command, input: &[u8]) -> Output {
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    child.wait_with_output().unwrap()
 }

@@ -37,27 +37,41 @@ pub(super) fn write(report: &Report, out: &mut dyn Sink) -> std::io::Result<()> 
             .push(d);
     }
     let tests: usize = inputs.iter().map(|s| s.len().max(1)).sum();
+    let errors = report.sources.iter().filter(|s| s.text.is_none()).count();
     writeln!(out, r#"<?xml version="1.0" encoding="UTF-8"?>"#)?;
     writeln!(
         out,
-        r#"<testsuites name="mcp-lint" tests="{tests}" failures="{}" errors="0">"#,
+        r#"<testsuites name="mcp-lint" tests="{tests}" failures="{}" errors="{errors}">"#,
         report.diagnostics.len()
     )?;
     for (source, sessions) in report.sources.iter().zip(&inputs) {
-        write_suite(&source.name, sessions, out)?;
+        write_suite(&source.name, source.text.is_some(), sessions, out)?;
     }
     writeln!(out, "</testsuites>")
 }
 
-fn write_suite(name: &str, sessions: &Sessions, out: &mut dyn Sink) -> std::io::Result<()> {
+/// One input's testsuite. An input that could not be read is an error, so
+/// that a dashboard does not show it as passing.
+fn write_suite(
+    name: &str,
+    readable: bool,
+    sessions: &Sessions,
+    out: &mut dyn Sink,
+) -> std::io::Result<()> {
     let name = xml(name);
     let failures: usize = sessions.values().map(Vec::len).sum();
     writeln!(
         out,
-        r#"  <testsuite name="{name}" tests="{}" failures="{failures}" errors="0" skipped="0">"#,
-        sessions.len().max(1)
+        r#"  <testsuite name="{name}" tests="{}" failures="{failures}" errors="{}" skipped="0">"#,
+        sessions.len().max(1),
+        usize::from(!readable)
     )?;
-    if sessions.is_empty() {
+    if !readable {
+        writeln!(
+            out,
+            r#"    <testcase name="trace" classname="{name}"><error message="the input could not be read"/></testcase>"#
+        )?;
+    } else if sessions.is_empty() {
         writeln!(out, r#"    <testcase name="trace" classname="{name}"/>"#)?;
     }
     for (session, findings) in sessions {
