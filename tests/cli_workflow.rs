@@ -888,3 +888,24 @@ fn run_piped(command: &mut Command, input: &[u8]) -> Output {
     child.stdin.take().unwrap().write_all(input).unwrap();
     child.wait_with_output().unwrap()
 }
+
+#[test]
+fn directory_walks_respect_gitignore() {
+    let trace = fixture_text();
+    let dir = scratch(&[
+        (".gitignore", "ignored/\n*.skip.jsonl\n"),
+        ("traces/a.jsonl", &trace),
+        ("traces/b.skip.jsonl", &trace),
+        ("traces/ignored/c.jsonl", &trace),
+        ("traces/.hidden.jsonl", &trace),
+    ]);
+    let out = run_in(&["--format", "concise", "traces"], dir.path());
+    let files: std::collections::BTreeSet<String> = stdout(&out)
+        .lines()
+        .filter_map(|l| l.split_once(':').map(|(f, _)| f.to_string()))
+        .filter(|f| f.ends_with(".jsonl"))
+        .collect();
+    assert_eq!(files.into_iter().collect::<Vec<_>>(), ["traces/a.jsonl"]);
+    let named = run_in(&["--format", "concise", "traces/b.skip.jsonl"], dir.path());
+    assert_eq!(rules_of(&named).len(), 5, "a named file is linted");
+}
