@@ -19,7 +19,8 @@ use crate::protocol::Version;
 use crate::report::{Report, SourceInfo};
 use crate::select::Selection;
 
-/// A problem that stops the run before any input is linted (exit 2).
+/// A problem that stops the run (exit 2): a bad configuration or baseline,
+/// or a report that cannot be written.
 pub struct Usage(pub String);
 
 /// The rules, severities, failure level and protocol version that apply to
