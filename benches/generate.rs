@@ -2,11 +2,12 @@
 //! and `jq` on the same input (see README, "Speed"):
 //!
 //! `cargo bench --bench generate -- /tmp/trace.jsonl 1024` (size in MiB);
-//! a path ending in `.har` gets a HAR capture of Streamable HTTP instead.
+//! a path ending in `.har` gets a HAR capture of Streamable HTTP instead, one
+//! ending in `.json` an MCP Inspector protocol-history export.
 
 use std::io::BufWriter;
 
-use mcp_lint::generate::{generate, generate_har, GeneratorConfig};
+use mcp_lint::generate::{generate, generate_har, generate_inspector, GeneratorConfig};
 
 fn main() -> std::io::Result<()> {
     // cargo passes --bench; the rest are ours.
@@ -30,6 +31,8 @@ fn main() -> std::io::Result<()> {
     let mut out = BufWriter::with_capacity(1 << 20, std::fs::File::create(path)?);
     let stats = if path.ends_with(".har") {
         generate_har(&config, &mut out)?
+    } else if path.ends_with(".json") {
+        generate_inspector(&config, &mut out)?
     } else {
         generate(&config, &mut out)?
     };

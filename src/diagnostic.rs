@@ -128,6 +128,12 @@ impl Diagnostic {
         self
     }
 
+    /// Where in its batch the message sits, as reports say it.
+    pub fn batch_place(&self) -> Option<String> {
+        self.batch_index
+            .map(|index| format!("message {} of the batch", index + 1))
+    }
+
     /// The order of the report: by input, line, place in a batch, and the
     /// order the rules found them in (a stable sort keeps that last one).
     pub fn sort(diagnostics: &mut [Diagnostic]) {

@@ -245,8 +245,9 @@ pub type Method = Cow<'static, str>;
 pub struct Message {
     pub body: Body,
     pub problems: Vec<ShapeProblem>,
-    /// Index inside a batch (`None` for a message that is the whole line).
-    pub batch_index: Option<u32>,
+    /// Its place in a batch, and what the batch holds (`None` for a message
+    /// that is the whole line). Boxed: batches are rare, messages are not.
+    pub batch: Option<Box<Batch>>,
     /// The members as written, for rules that read more than the lean fields.
     pub members: Members,
     /// The log shows this message only in part (Claude Desktop's
@@ -280,6 +281,20 @@ impl Json {
     }
 }
 
+/// A message's place in a JSON-RPC batch, with what the whole batch holds:
+/// rules about a batch read it on any element, without waiting for the rest.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Batch {
+    /// The message's index in the batch, from 0.
+    pub index: u32,
+    pub len: u32,
+    pub requests: u32,
+    pub notifications: u32,
+    pub responses: u32,
+    /// The index of the batch's first `initialize` request, if it holds one.
+    pub initialize: Option<u32>,
+}
+
 /// A message's `params`, `result` and `error` members as written.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Members {
@@ -289,6 +304,11 @@ pub struct Members {
 }
 
 impl Message {
+    /// The message's index in its batch, if it came in one.
+    pub fn batch_index(&self) -> Option<u32> {
+        self.batch.as_ref().map(|b| b.index)
+    }
+
     pub fn method(&self) -> Option<&str> {
         match &self.body {
             Body::Request { method, .. } | Body::Notification { method, .. } => Some(method),
@@ -407,9 +427,10 @@ pub struct Location {
     pub source: u32,
     /// 1-based line number.
     pub line: u64,
-    /// Byte offset of the line start.
+    /// Byte offset of the line start; for an event inside a line too long
+    /// to quote (a one-line export), of the event's place in it.
     pub offset: u64,
-    /// Length of the line in bytes, without its line terminator.
+    /// Length of the line (or of that window) in bytes, without the line terminator.
     pub len: u32,
 }
 

@@ -247,6 +247,17 @@ mod tests {
     }
 }
 
+/// An RFC 3339 time `ms` milliseconds into the generated day.
+fn timestamp(ms: u64) -> String {
+    format!(
+        "2026-11-30T{:02}:{:02}:{:02}.{:03}Z",
+        (ms / 3_600_000) % 24,
+        (ms / 60_000) % 60,
+        (ms / 1000) % 60,
+        ms % 1000
+    )
+}
+
 /// Writes a HAR 1.2 capture of Streamable HTTP traffic of the same shape:
 /// interleaved sessions, each an initialize exchange, then tool calls whose
 /// SSE responses carry progress and the result. A share of the calls
@@ -267,13 +278,7 @@ pub fn generate_har<W: Write>(config: &GeneratorConfig, out: &mut W) -> io::Resu
         let id = next_id[session];
         next_id[session] += 1;
         clock_ms += 7;
-        let started = format!(
-            "2026-11-30T{:02}:{:02}:{:02}.{:03}Z",
-            (clock_ms / 3_600_000) % 24,
-            (clock_ms / 60_000) % 60,
-            (clock_ms / 1000) % 60,
-            clock_ms % 1000
-        );
+        let started = timestamp(clock_ms);
         let headers = |with_session: bool| {
             let mut h = vec![
                 json!({"name":"Content-Type","value":"application/json"}),
@@ -329,6 +334,56 @@ pub fn generate_har<W: Write>(config: &GeneratorConfig, out: &mut W) -> io::Resu
     stats.bytes += tail.len() as u64;
     out.flush()?;
     Ok(stats)
+}
+
+/// Writes an MCP Inspector protocol-history export (one JSON array, an entry
+/// per line) of tool calls from the client, each answered in its own entry.
+/// A share of the answers (`violation_rate`) carries an id no request has.
+pub fn generate_inspector<W: Write>(
+    config: &GeneratorConfig,
+    out: &mut W,
+) -> io::Result<GeneratedStats> {
+    use serde_json::json;
+    let mut rng = Rng(config.seed | 1);
+    let mut stats = GeneratedStats::default();
+    out.write_all(b"[\n")?;
+    stats.bytes += 2;
+    let mut id = 0u64;
+    while stats.bytes < config.target_bytes {
+        let timestamp = timestamp(id * 7);
+        let violate = rng.chance(config.violation_rate);
+        stats.violations += u64::from(violate);
+        let answered = if violate { id + 1_000_000_000 } else { id };
+        let entry = json!({"id": id.to_string(), "timestamp": timestamp, "direction": "request", "origin": "client",
+            "message": {"jsonrpc":"2.0","id":id,"method":"tools/call","params":{"name":TOOLS[rng.below(TOOLS.len() as u64) as usize],"arguments":{"query":text(&mut rng, 6, 20)}}},
+            "response": {"jsonrpc":"2.0","id":answered,"result":{"content":[{"type":"text","text":text(&mut rng, 12, 60)}],"isError":false}},
+            "duration": 5});
+        let text = format!("{}{entry}", if id == 0 { "" } else { ",\n" });
+        out.write_all(text.as_bytes())?;
+        stats.bytes += text.len() as u64;
+        stats.lines += 1;
+        id += 1;
+    }
+    out.write_all(b"\n]\n")?;
+    stats.bytes += 3;
+    out.flush()?;
+    Ok(stats)
+}
+
+/// The same JSON document minified onto one line, as browsers and the
+/// Inspector export it. Only for the documents generated here: their line
+/// feeds all stand between tokens (strings escape theirs).
+pub fn one_line(document: &mut Vec<u8>) {
+    document.retain(|b| *b != b'\n');
+}
+
+/// One canonical line: a batch of `count` pings from the client that nothing
+/// answers, so every ping is a finding on the same line.
+pub fn unanswered_batch(count: usize) -> String {
+    let pings: Vec<String> = (0..count)
+        .map(|id| format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"ping"}}"#))
+        .collect();
+    format!(r#"{{"from":"client","msg":[{}]}}"#, pings.join(",")) + "\n"
 }
 
 #[cfg(test)]

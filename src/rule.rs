@@ -133,8 +133,16 @@ pub struct RuleMeta {
 impl RuleMeta {
     /// The spec page for a session of the given protocol version.
     pub fn spec_url(&self, version: Option<Version>) -> Option<String> {
-        // A rule that does not apply to 2026-07-28 links its handshake-era page.
-        let version = version.filter(|v| self.versions.contains(*v));
+        // A rule links a revision it applies to: the session's, else the
+        // newest handshake revision, else its newest (a rule of 2024-11-05
+        // alone, or of 2026-07-28 alone, links that revision's page).
+        let version = version.filter(|v| self.versions.contains(*v)).or_else(|| {
+            let latest = Version::LATEST_HANDSHAKE;
+            match self.versions.contains(latest) {
+                true => Some(latest),
+                false => self.versions.iter().last(),
+            }
+        });
         Some(self.spec?.url(version))
     }
 
@@ -234,7 +242,7 @@ impl Ctx<'_> {
             message,
         );
         diagnostic.from = self.from;
-        diagnostic.batch_index = self.message.and_then(|m| m.batch_index);
+        diagnostic.batch_index = self.message.and_then(Message::batch_index);
         diagnostic
     }
 }

@@ -40,9 +40,38 @@ pub fn is_unsafe(c: char) -> bool {
 }
 
 /// A lossy, escaped, length-limited rendering of raw bytes for display.
+///
+/// Its cost is bounded by `max_chars`, not by the input: a long line is
+/// quoted once per finding on it, and may hold thousands of findings.
 pub fn display_bytes(bytes: &[u8], max_chars: usize) -> String {
-    let text = String::from_utf8_lossy(bytes);
-    truncate(&escape_controls(&text), max_chars).into_owned()
+    // Each shown character takes at most 4 bytes: the bytes past these
+    // cannot change the result, and validating UTF-8 alone would read them.
+    let bytes = &bytes[..bytes
+        .len()
+        .min(max_chars.saturating_add(1).saturating_mul(4))];
+    let mut shown = String::new();
+    let mut count = 0;
+    'input: for chunk in bytes.utf8_chunks() {
+        // Like `String::from_utf8_lossy`: one U+FFFD per invalid sequence.
+        let replacement = (!chunk.invalid().is_empty()).then_some('\u{fffd}');
+        for c in chunk.valid().chars().chain(replacement) {
+            if count > max_chars {
+                break 'input;
+            }
+            let before = shown.len();
+            if is_unsafe(c) {
+                let _ = write!(shown, "\\u{{{:x}}}", c as u32);
+                count += shown.len() - before; // an escape is ASCII
+            } else {
+                shown.push(c);
+                count += 1;
+            }
+        }
+    }
+    match shown.char_indices().nth(max_chars) {
+        Some((cut, _)) => format!("{} …", &shown[..cut]),
+        None => shown,
+    }
 }
 
 /// The first `max_chars` characters of `text`, marked with ` …` when cut;
@@ -71,7 +100,48 @@ mod tests {
     #[test]
     fn display_is_cut_and_lossy() {
         assert_eq!(display_bytes(b"abcdef", 3), "abc …");
+        assert_eq!(display_bytes(b"abc", 3), "abc");
         assert_eq!(display_bytes(b"a\xffb", 10), "a\u{fffd}b");
+        assert_eq!(
+            display_bytes(b"a\xff\xfe\xe2\x82b", 10),
+            "a\u{fffd}\u{fffd}\u{fffd}b"
+        );
+        // An escape counts by the characters it shows, and may be cut.
+        assert_eq!(display_bytes(b"a\x1bbc", 4), "a\\u{ …");
+        assert_eq!(display_bytes("é\u{202e}".as_bytes(), 20), "é\\u{202e}");
+    }
+
+    #[test]
+    fn display_costs_what_it_shows_not_what_it_is_given() {
+        // A line is quoted once per finding on it: 10,000 quotes of a 64 MiB
+        // line would take minutes if each read the whole line.
+        let line = "é".repeat(32 << 20);
+        let shown = format!("{} …", "é".repeat(160));
+        for _ in 0..10_000 {
+            assert_eq!(display_bytes(line.as_bytes(), 160), shown);
+        }
+        // A cut inside a character past the width changes nothing.
+        assert_eq!(display_bytes(&line.as_bytes()[..645], 160), shown);
+    }
+
+    #[test]
+    fn display_is_the_lossy_escaped_text_cut() {
+        let samples: [&[u8]; 4] = [
+            b"plain text",
+            b"\x1b[31mred\x1b[0m",
+            b"\xc3\xa9\xff\x00z",
+            "\u{202e}x\u{85}".as_bytes(),
+        ];
+        for bytes in samples {
+            let whole = escape_controls(&String::from_utf8_lossy(bytes)).into_owned();
+            for max in 0..whole.chars().count() + 2 {
+                let expected = match whole.char_indices().nth(max) {
+                    Some((cut, _)) => format!("{} …", &whole[..cut]),
+                    None => whole.clone(),
+                };
+                assert_eq!(display_bytes(bytes, max), expected, "{bytes:?} {max}");
+            }
+        }
     }
 
     #[test]

@@ -38,7 +38,7 @@ fn text(bytes: &[u8]) -> String {
 }
 
 const HANDSHAKE: &str = r#"{"from":"client","msg":{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}}
-{"from":"server","msg":{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}}
+{"from":"server","msg":{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}}
 {"from":"client","msg":{"jsonrpc":"2.0","method":"notifications/initialized"}}
 "#;
 
@@ -61,6 +61,24 @@ fn json_output_of_the_readme_example() {
     assert_eq!(out.status.code(), Some(1));
     let document: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     insta::assert_json_snapshot!(document);
+}
+
+#[test]
+fn json_lines_hold_the_json_report_one_finding_a_line() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let trace = "testdata/session-with-violations.jsonl";
+    let lines = mcp_lint(&["--format", "json-lines", trace], dir);
+    assert_eq!(lines.status.code(), Some(1));
+    let lines: Vec<serde_json::Value> = text(&lines.stdout)
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    let document = mcp_lint(&["--format", "json", trace], dir);
+    let document: serde_json::Value = serde_json::from_slice(&document.stdout).unwrap();
+    let (last, findings) = lines.split_last().unwrap();
+    assert_eq!(findings, document["diagnostics"].as_array().unwrap());
+    assert_eq!(last["summary"], document["summary"]);
+    assert_eq!(last["version"], 1);
 }
 
 #[test]

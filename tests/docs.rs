@@ -192,3 +192,29 @@ fn readme_lists_every_rule_and_its_quick_start_works() {
         "README shows the test command"
     );
 }
+
+/// docs/coverage.md maps the specification's rules to mcp-lint's: it must
+/// name every rule, and every rule it names must exist.
+#[test]
+fn coverage_names_every_rule_and_only_rules_that_exist() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let coverage = std::fs::read_to_string(root.join("docs/coverage.md")).unwrap();
+    for rule in rules::ALL {
+        let id = rule.meta().id;
+        assert!(
+            coverage.contains(&format!("`{id}`")),
+            "docs/coverage.md does not name {id}"
+        );
+    }
+    for row in coverage.lines().filter(|l| l.starts_with("| ")) {
+        let Some(checked_by) = row.trim_end_matches('|').rsplit(" | ").next() else {
+            continue;
+        };
+        for id in checked_by.split('`').skip(1).step_by(2) {
+            assert!(
+                rules::find(id).is_some(),
+                "docs/coverage.md names {id}, which is no rule: {row}"
+            );
+        }
+    }
+}

@@ -12,6 +12,9 @@ pub(crate) fn offset_of(document: &[u8], raw: &RawValue) -> usize {
     (raw.get().as_ptr() as usize).saturating_sub(document.as_ptr() as usize)
 }
 
+/// Bytes before a problem that its quote shows.
+const PROBLEM_CONTEXT: usize = 60;
+
 /// Byte offset where 1-based `line` starts.
 fn offset_of_line(bytes: &[u8], line: usize) -> usize {
     if line <= 1 {
@@ -36,6 +39,10 @@ pub(crate) fn parse<'a, T: Deserialize<'a>>(
         return Err(Vec::new());
     }
     let at = |offset: usize, why: Unreadable| {
+        // A quote of a long line starts at the offset it locates: start a
+        // little before the problem, in its line, to show what leads to it.
+        let line_start = memchr::memrchr(b'\n', &bytes[..offset]).map_or(0, |p| p + 1);
+        let offset = offset.saturating_sub(PROBLEM_CONTEXT).max(line_start);
         let lines = LineMap::new(bytes, source, vec![offset]);
         vec![Event::unreadable(lines.locate(offset), why)]
     };
@@ -53,6 +60,8 @@ pub(crate) fn parse<'a, T: Deserialize<'a>>(
             serde_json::error::Category::Data => Unreadable::Envelope(format!("not {shape}: {e}")),
             _ => Unreadable::Json(format!("{what} is not valid JSON: {e}")),
         };
-        at(offset_of_line(bytes, e.line()), why)
+        // The column too: in a one-line document the line is the whole file.
+        let offset = offset_of_line(bytes, e.line()) + e.column().saturating_sub(1);
+        at(offset.min(bytes.len()), why)
     })
 }

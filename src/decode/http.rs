@@ -402,6 +402,11 @@ pub(crate) fn exchanges_in_order<'a>(
     causal_order(timed.into_iter().map(|(_, t)| t.event).collect())
 }
 
+/// Lines longer than this are quoted from the event's own place in them, not
+/// from their start: in a one-line (minified) export the line is the whole file,
+/// and its start is some other entry.
+const WHOLE_LINE_MAX: usize = 1024;
+
 /// Maps byte offsets of a document to the lines that hold them.
 pub(crate) struct LineMap {
     /// (offset, location), sorted by offset.
@@ -409,30 +414,37 @@ pub(crate) struct LineMap {
 }
 
 impl LineMap {
-    /// Locates every offset in `offsets` in one pass over the document.
+    /// Locates every offset in `offsets` in one pass over the document: each
+    /// byte is scanned once for line numbers and starts, and once for line
+    /// ends, however many offsets share a line (a minified export puts
+    /// them all on one).
     pub fn new(bytes: &[u8], source: u32, mut offsets: Vec<usize>) -> LineMap {
         offsets.sort_unstable();
         offsets.dedup();
         let mut located = Vec::with_capacity(offsets.len());
-        let (mut line, mut counted_to) = (1u64, 0usize);
+        let (mut line, mut counted_to, mut start) = (1u64, 0usize, 0usize);
+        // The first line feed at or after the previous offset (or the end).
+        let mut end: Option<usize> = None;
         for offset in offsets {
             let offset = offset.min(bytes.len());
-            line += memchr::memchr_iter(b'\n', &bytes[counted_to..offset]).count() as u64;
+            for feed in memchr::memchr_iter(b'\n', &bytes[counted_to..offset]) {
+                line += 1;
+                start = counted_to + feed + 1;
+            }
             counted_to = offset;
-            let start = memchr::memrchr(b'\n', &bytes[..offset]).map_or(0, |p| p + 1);
-            let end = memchr::memchr(b'\n', &bytes[offset..]).map_or(bytes.len(), |p| offset + p);
-            let end = if end > start && bytes[end - 1] == b'\r' {
-                end - 1
-            } else {
-                end
+            let line_end = match end {
+                Some(end) if end >= offset => end,
+                _ => memchr::memchr(b'\n', &bytes[offset..]).map_or(bytes.len(), |p| offset + p),
             };
+            end = Some(line_end);
+            let (from, to) = quoted_part(bytes, start, line_end, offset);
             located.push((
                 offset,
                 Location {
                     source,
                     line,
-                    offset: start as u64,
-                    len: u32::try_from(end - start).unwrap_or(u32::MAX),
+                    offset: from as u64,
+                    len: u32::try_from(to - from).unwrap_or(u32::MAX),
                 },
             ));
         }
@@ -454,6 +466,22 @@ impl LineMap {
             .unwrap_or_else(|i| i.saturating_sub(1));
         self.located[index].1
     }
+}
+
+/// The part of the line `start..end` that locates `offset`: the whole line
+/// (without its `\r`), or for a line too long to quote, a window that starts
+/// at `offset`.
+fn quoted_part(bytes: &[u8], start: usize, end: usize, offset: usize) -> (usize, usize) {
+    let end = if end > start && bytes[end - 1] == b'\r' {
+        end - 1
+    } else {
+        end
+    };
+    if end - start <= WHOLE_LINE_MAX {
+        return (start, end);
+    }
+    let from = offset.min(end);
+    (from, end.min(from + WHOLE_LINE_MAX))
 }
 
 /// What an event depends on, or provides, for causal order.
@@ -660,6 +688,34 @@ mod tests {
             r#"{"from":"server","stream":"post-3","msg":{"jsonrpc":"2.0","id":9,"result":{}}}"#,
         ]);
         assert_eq!(lines(&causal_order(trace)), [4, 5, 1, 2, 3, 6]);
+    }
+
+    #[test]
+    fn a_long_line_is_located_by_a_window_at_each_offset() {
+        let mut document = b"[\n".to_vec();
+        let second_line = document.len();
+        document.extend(std::iter::repeat_n(b'x', 3 * WHOLE_LINE_MAX));
+        document.extend(b"\r\nshort\r\n");
+        let short_line = document.len() - 7;
+        let offsets = vec![
+            second_line + 10,
+            second_line + 3 * WHOLE_LINE_MAX - 5,
+            short_line + 2,
+            1,
+        ];
+        let lines = LineMap::new(&document, 0, offsets);
+        let at = |offset: usize| {
+            let l = lines.locate(offset);
+            (l.line, l.offset as usize, l.len as usize)
+        };
+        assert_eq!(at(1), (1, 0, 1));
+        assert_eq!(at(second_line + 10), (2, second_line + 10, WHOLE_LINE_MAX));
+        // The window ends with the line, before its `\r`.
+        assert_eq!(
+            at(second_line + 3 * WHOLE_LINE_MAX - 5),
+            (2, second_line + 3 * WHOLE_LINE_MAX - 5, 5)
+        );
+        assert_eq!(at(short_line + 2), (3, short_line, 5));
     }
 
     #[test]

@@ -12,8 +12,8 @@ use serde::de::{self, Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAcces
 use serde_json::value::RawValue;
 
 use crate::event::{
-    Body, Json, JsonKind, Key, KeyField, Members, Message, Method, NumberField, Outcome, Params,
-    ProgressToken, RequestId, ShapeProblem,
+    Batch, Body, Json, JsonKind, Key, KeyField, Members, Message, Method, NumberField, Outcome,
+    Params, ProgressToken, RequestId, ShapeProblem,
 };
 
 /// Deserializes a member that is present, keeping `null` as a value rather
@@ -340,7 +340,7 @@ fn error_problems(raw: &RawValue, problems: &mut Vec<ShapeProblem>) -> Option<i6
 }
 
 /// Reduces one parsed message to its lean form.
-pub(crate) fn message_of(raw: ObjectOr<RawMessage<'_>>, batch_index: Option<u32>) -> Message {
+pub(crate) fn message_of(raw: ObjectOr<RawMessage<'_>>) -> Message {
     let mut problems = Vec::new();
     let raw = match raw {
         ObjectOr::Object(raw) => raw,
@@ -348,7 +348,7 @@ pub(crate) fn message_of(raw: ObjectOr<RawMessage<'_>>, batch_index: Option<u32>
             return Message {
                 body: Body::Unclassifiable,
                 problems: vec![ShapeProblem::NotAnObject(kind)],
-                batch_index,
+                batch: None,
                 members: Members::default(),
                 incomplete: false,
             }
@@ -411,11 +411,15 @@ pub(crate) fn message_of(raw: ObjectOr<RawMessage<'_>>, batch_index: Option<u32>
     Message {
         body,
         problems,
-        batch_index,
+        batch: None,
         members,
         incomplete: false,
     }
 }
+
+/// Built once: building a searcher costs more than most searches.
+static PROTOCOL_VERSION: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+    std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"protocolVersion"));
 
 /// `result.protocolVersion`, looked for only when the text can contain it,
 /// so ordinary results are never parsed twice.
@@ -426,8 +430,7 @@ fn initialize_version(result: &RawValue) -> Option<Box<str>> {
         protocol_version: Option<Cow<'a, str>>,
     }
     let text = result.get();
-    if !text.starts_with('{') || memchr::memmem::find(text.as_bytes(), b"protocolVersion").is_none()
-    {
+    if !text.starts_with('{') || PROTOCOL_VERSION.find(text.as_bytes()).is_none() {
         return None;
     }
     serde_json::from_str::<InitializeResult>(text)
@@ -450,20 +453,48 @@ pub(crate) fn describe_value(raw: &RawValue) -> String {
 /// Reduces a message member (one message or a batch) to lean messages.
 pub(crate) fn messages_of(raw: OneOrBatch<'_>, mut each: impl FnMut(Message)) {
     match raw {
-        OneOrBatch::One(one) => each(message_of(one, None)),
+        OneOrBatch::One(one) => each(message_of(one)),
         OneOrBatch::Batch(items) if items.is_empty() => each(Message {
             body: Body::Unclassifiable,
             problems: vec![ShapeProblem::EmptyBatch],
-            batch_index: None,
+            batch: None,
             members: Members::default(),
             incomplete: false,
         }),
         OneOrBatch::Batch(items) => {
-            for (i, item) in items.into_iter().enumerate() {
-                each(message_of(item, Some(i as u32)));
+            let mut messages: Vec<Message> = items.into_iter().map(message_of).collect();
+            let shape = batch_shape(&messages);
+            for (i, mut message) in messages.drain(..).enumerate() {
+                message.batch = Some(Box::new(Batch {
+                    index: i as u32,
+                    ..shape
+                }));
+                each(message);
             }
         }
     }
+}
+
+/// What a batch holds, told to each of its messages.
+fn batch_shape(messages: &[Message]) -> Batch {
+    let mut shape = Batch {
+        len: messages.len() as u32,
+        ..Batch::default()
+    };
+    for (i, message) in messages.iter().enumerate() {
+        match &message.body {
+            Body::Request { method, .. } => {
+                shape.requests += 1;
+                if method == "initialize" && shape.initialize.is_none() {
+                    shape.initialize = Some(i as u32);
+                }
+            }
+            Body::Notification { .. } => shape.notifications += 1,
+            Body::Response { .. } => shape.responses += 1,
+            Body::Unclassifiable => {}
+        }
+    }
+    shape
 }
 
 #[cfg(test)]

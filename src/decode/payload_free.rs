@@ -67,7 +67,7 @@ pub(super) fn message(text: &str, column: usize) -> Result<Message, Unreadable> 
     Ok(Message {
         body,
         problems: Vec::new(),
-        batch_index: None,
+        batch: None,
         members: Members::default(),
         incomplete: true,
     })

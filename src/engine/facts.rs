@@ -5,7 +5,9 @@
 //! and [`Facts::transition`] tells the session what to change. Rules about
 //! the same message therefore never disagree about what it refers to.
 
-use crate::event::{Body, JsonKind, KeyField, Location, Message, ProgressToken, RequestId, Side};
+use crate::event::{
+    Body, JsonKind, KeyField, Location, Message, Outcome, ProgressToken, RequestId, Side,
+};
 
 use super::requests::{Request, RequestState, RequestView};
 use super::session::Session;
@@ -76,6 +78,11 @@ pub enum ProgressTarget<'s> {
 pub enum ResponseTarget<'s> {
     /// `"id": null`, or no id at all.
     NullId,
+    /// A null-id error in an HTTP error response to a POST: the server
+    /// rejected the body whole (a bad Host, a bad session), which the
+    /// Streamable HTTP transport allows. It answers the requests of that
+    /// body, oldest first.
+    Rejection(Vec<RequestView<'s>>),
     InvalidId(JsonKind),
     /// A running request of the peer: the ordinary case.
     Pending(RequestView<'s>),
@@ -99,6 +106,8 @@ pub(crate) enum Transition {
     Cancel(RequestId),
     Progress(RequestId),
     Answer(RequestId),
+    /// A rejection answers every request of the rejected body.
+    Reject(Vec<RequestId>),
 }
 
 impl<'s> Facts<'s> {
@@ -118,12 +127,21 @@ impl<'s> Facts<'s> {
             Facts::Response(ResponseTarget::Pending(r) | ResponseTarget::AfterCancel(r)) => {
                 Transition::Answer(r.id.clone())
             }
+            Facts::Response(ResponseTarget::Rejection(requests)) => {
+                Transition::Reject(requests.iter().map(|r| r.id.clone()).collect())
+            }
             _ => Transition::None,
         }
     }
 }
 
-pub(crate) fn classify<'s>(session: &'s Session, from: Side, message: &Message) -> Facts<'s> {
+/// `stream`: the one the message travelled on, if the trace names streams.
+pub(crate) fn classify<'s>(
+    session: &'s Session,
+    from: Side,
+    message: &Message,
+    stream: Option<&str>,
+) -> Facts<'s> {
     match &message.body {
         Body::Request {
             id: KeyField::Valid(id),
@@ -156,13 +174,41 @@ pub(crate) fn classify<'s>(session: &'s Session, from: Side, message: &Message) 
                 _ => ProgressTarget::Unusable,
             })
         }
-        Body::Response { id, .. } => Facts::Response(match id {
-            None | Some(KeyField::Invalid(JsonKind::Null)) => ResponseTarget::NullId,
+        Body::Response { id, outcome } => Facts::Response(match id {
+            None | Some(KeyField::Invalid(JsonKind::Null)) => {
+                match (
+                    from,
+                    outcome,
+                    stream.and_then(|s| rejected_body(session, s)),
+                ) {
+                    (Side::Server, Outcome::Error { .. }, Some(requests)) => {
+                        ResponseTarget::Rejection(requests)
+                    }
+                    _ => ResponseTarget::NullId,
+                }
+            }
             Some(KeyField::Invalid(kind)) => ResponseTarget::InvalidId(*kind),
             Some(KeyField::Valid(id)) => response_target(session, from, id),
         }),
         _ => Facts::None,
     }
+}
+
+/// The client's open requests on `stream`, oldest first, when it is a POST
+/// the server rejected with an HTTP error status.
+fn rejected_body<'s>(session: &'s Session, stream: &str) -> Option<Vec<RequestView<'s>>> {
+    let info = session.http.streams.get(stream)?;
+    if !(info.rejected && info.method == "POST") {
+        return None;
+    }
+    let mut requests: Vec<&Request> = session
+        .side(Side::Client)
+        .open
+        .values()
+        .filter(|r| r.stream.as_deref() == Some(stream))
+        .collect();
+    requests.sort_by_key(|r| r.seq);
+    Some(requests.into_iter().map(Request::view).collect())
 }
 
 fn cancel_target<'s>(session: &'s Session, from: Side, message: &Message) -> CancelTarget<'s> {

@@ -167,7 +167,12 @@ impl Lifecycle {
                 }
                 Some((_, "server/discover")) if from == Side::Server => {
                     if let Some(result) = announcement(message.members.result.as_ref()) {
-                        self.note_capabilities(Side::Server, result.capabilities, location);
+                        self.note_capabilities(
+                            Side::Server,
+                            result.capabilities,
+                            message,
+                            location,
+                        );
                     }
                 }
                 _ => {}
@@ -227,7 +232,7 @@ impl Lifecycle {
         let params = announcement(message.members.params.as_ref());
         if let Some(params) = params {
             self.requested_version = params.protocol_version.map(Into::into);
-            self.note_capabilities(Side::Client, params.capabilities, location);
+            self.note_capabilities(Side::Client, params.capabilities, message, location);
         }
     }
 
@@ -250,7 +255,7 @@ impl Lifecycle {
             self.answered_version = Some(version.clone());
         }
         if let Some(result) = announcement(message.members.result.as_ref()) {
-            self.note_capabilities(Side::Server, result.capabilities, location);
+            self.note_capabilities(Side::Server, result.capabilities, message, location);
         }
     }
 
@@ -262,15 +267,22 @@ impl Lifecycle {
             .and_then(Json::parse::<ModernParams>)
             .and_then(|p| p.meta)
             .and_then(|m| m.client_capabilities);
-        self.note_capabilities(Side::Client, capabilities, location);
+        self.note_capabilities(Side::Client, capabilities, message, location);
     }
 
+    /// Keeps what a side advertised; a message the trace shows only in part
+    /// (cut at depth) leaves it unknown, as a missing member there proves
+    /// nothing.
     fn note_capabilities(
         &mut self,
         side: Side,
         value: Option<serde_json::Value>,
+        message: &Message,
         location: Location,
     ) {
+        if message.incomplete {
+            return;
+        }
         if let Some(value) = value.filter(serde_json::Value::is_object) {
             self.capabilities[side.index()] = Some(Capabilities { value, location });
         }

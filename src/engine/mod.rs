@@ -215,7 +215,7 @@ impl Engine {
             },
         };
         ctx.from = Some(from);
-        ctx.facts = facts::classify(session, from, message);
+        ctx.facts = facts::classify(session, from, message, event.stream.as_deref());
         self.rules.run(&ctx, &mut self.diagnostics);
         let transition = ctx.facts.transition();
         if let (

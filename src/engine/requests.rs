@@ -177,6 +177,10 @@ pub struct Registry {
     pub closed: Option<Location>,
     /// What this side sent whose id could not be read.
     pub unreadable: Unreadable,
+    /// A batch of requests or notifications this side sent that the other
+    /// side has not answered anything since: a null-id error then may say
+    /// the batch itself could not be read.
+    pub unanswered_batch: Option<Location>,
 }
 
 impl Registry {

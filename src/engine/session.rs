@@ -129,18 +129,17 @@ impl Session {
         transition: &Transition,
     ) {
         let seq = self.next_position(message, transition);
-        let answered = match transition {
-            Transition::Answer(id) => self
-                .side(from.peer())
-                .open
-                .get(id)
-                .map(|r| r.method.clone()),
-            _ => None,
-        };
+        self.note_batch(from, message, location);
         let answered_id = match transition {
             Transition::Answer(id) => Some(id),
+            // initialize is never batched: when a rejected body holds it,
+            // it is the only request there.
+            Transition::Reject(ids) => ids.first(),
             _ => None,
         };
+        let answered = answered_id
+            .and_then(|id| self.side(from.peer()).open.get(id))
+            .map(|r| r.method.clone());
         self.lifecycle.apply(
             from,
             message,
@@ -203,6 +202,13 @@ impl Session {
                 let read = self.side_mut(from.peer()).answer(id, location, stream);
                 self.note_read(from, read);
             }
+            // A rejection answers every request of the rejected body.
+            (Body::Response { .. }, Transition::Reject(ids)) => {
+                for id in ids {
+                    let read = self.side_mut(from.peer()).answer(id, location, stream);
+                    self.note_read(from, read);
+                }
+            }
             _ => {}
         }
     }
@@ -230,6 +236,21 @@ impl Session {
         };
         self.self_contained &= !refers_back;
         seq
+    }
+
+    /// A batch waits for its first answer; any response of the peer ends
+    /// the wait (every element of a batch shares its location).
+    fn note_batch(&mut self, from: Side, message: &Message, location: Location) {
+        if message
+            .batch
+            .as_ref()
+            .is_some_and(|b| b.requests + b.notifications > 0)
+        {
+            self.side_mut(from).unanswered_batch = Some(location);
+        }
+        if matches!(message.body, Body::Response { .. }) {
+            self.side_mut(from.peer()).unanswered_batch = None;
+        }
     }
 
     /// `reader` answered (or sent progress for) a request that travelled at

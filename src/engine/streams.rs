@@ -16,6 +16,9 @@ pub struct StreamInfo {
     /// The stream of the 2024-11-05 HTTP+SSE transport, which carries every
     /// server message, responses included.
     pub legacy_sse: bool,
+    /// The response has an HTTP error status (4xx, 5xx): the server rejected
+    /// the request body whole, and may say so with a null-id error.
+    pub rejected: bool,
 }
 
 /// What the session's HTTP exchanges have shown.
@@ -61,6 +64,7 @@ impl HttpStreams {
                 method: http.method.clone(),
                 resumes: http.resumes,
                 legacy_sse: http.sse_endpoint,
+                rejected: http.status.is_some_and(|s| s >= 400),
             },
         );
     }

@@ -83,6 +83,15 @@ pub fn advertised(capabilities: &serde_json::Value, path: &str) -> bool {
     true
 }
 
+/// Whether a side's `capabilities` object advertises the extension `id`
+/// under `extensions` (ids hold dots, so they are no path).
+pub fn extension_advertised(capabilities: &serde_json::Value, id: &str) -> bool {
+    match capabilities.get("extensions").and_then(|e| e.get(id)) {
+        None | Some(serde_json::Value::Null | serde_json::Value::Bool(false)) => false,
+        Some(_) => true,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -97,6 +106,17 @@ mod tests {
         assert!(!advertised(&caps, "resources.subscribe"));
         assert!(!advertised(&caps, "prompts.listChanged"));
         assert!(!advertised(&caps, "logging"));
+    }
+
+    #[test]
+    fn extensions_are_looked_up_by_their_whole_id() {
+        let caps = json!({"extensions": {"io.modelcontextprotocol/tasks": {}}});
+        assert!(extension_advertised(&caps, "io.modelcontextprotocol/tasks"));
+        assert!(!extension_advertised(&caps, "com.example/other"));
+        assert!(!extension_advertised(
+            &json!({}),
+            "io.modelcontextprotocol/tasks"
+        ));
     }
 
     #[test]

@@ -2,6 +2,10 @@
 //! the capability it needs. One row per method and span of revisions in
 //! which its senders are the same.
 
+use std::sync::LazyLock;
+
+use foldhash::HashMap;
+
 use super::version::{Version, Versions};
 use super::Side;
 
@@ -69,6 +73,22 @@ const fn row(name: &'static str, kind: Kind, senders: Senders, versions: Version
 }
 
 impl MethodRow {
+    /// The capability the method needs in `version`, if it is gated there.
+    pub fn needs_in(&self, version: Version) -> Option<&'static str> {
+        self.needs
+            .filter(|needs| needs.versions.contains(version))
+            .map(|needs| needs.path)
+    }
+
+    /// The side whose capability gates the method when `sender` sends it:
+    /// a request needs the receiver's, a notification the sender's own.
+    pub fn capability_holder(&self, sender: Side) -> Side {
+        match self.kind {
+            Kind::Request => sender.peer(),
+            Kind::Notification => sender,
+        }
+    }
+
     const fn needs(mut self, path: &'static str, versions: Versions) -> MethodRow {
         self.needs = Some(Needs { path, versions });
         self
@@ -143,16 +163,51 @@ pub static METHODS: &[MethodRow] = &[
     row("notifications/subscriptions/acknowledged", N, S, STATELESS),
 ];
 
+/// The rows of each method name: every message looks its method up, several
+/// times, so a lookup is one hash rather than a scan of the table.
+static BY_NAME: LazyLock<HashMap<&'static str, Vec<&'static MethodRow>>> = LazyLock::new(|| {
+    let mut index: HashMap<&'static str, Vec<&'static MethodRow>> = HashMap::default();
+    for row in METHODS {
+        index.entry(row.name).or_default().push(row);
+    }
+    index
+});
+
 /// The row of `name` in `version`, if the method exists there.
 pub fn method(name: &str, version: Version) -> Option<&'static MethodRow> {
-    METHODS
-        .iter()
-        .find(|row| row.name == name && row.versions.contains(version))
+    rows(name).find(|row| row.versions.contains(version))
 }
 
 /// Every row of `name`, in any revision.
 pub fn rows(name: &str) -> impl Iterator<Item = &'static MethodRow> + '_ {
-    METHODS.iter().filter(move |row| row.name == name)
+    BY_NAME.get(name).into_iter().flatten().copied()
+}
+
+/// The revisions in which `sender` may send `name`.
+pub fn versions_sent_by(name: &str, sender: Side) -> Versions {
+    rows(name)
+        .filter(|row| row.senders.allows(sender))
+        .fold(Versions::NONE, |all, row| all.union(row.versions))
+}
+
+/// The row of `name` that an official extension defines in `version`, with
+/// the extension's id.
+pub fn extension_method(
+    name: &str,
+    version: Version,
+) -> Option<(&'static MethodRow, &'static str)> {
+    rows(name).find_map(|row| match row.extension {
+        Some((id, versions)) if versions.contains(version) => Some((row, id)),
+        _ => None,
+    })
+}
+
+/// Whether a method no revision defines is named like a deliberate
+/// extension: a domain-like prefix (`com.example/search`), `experimental/`,
+/// or an `x-` name, rather than a misspelling of an MCP method.
+pub fn looks_like_extension(name: &str) -> bool {
+    let prefix = name.split_once('/').map(|(prefix, _)| prefix);
+    prefix.is_some_and(|p| p.contains('.') || p == "experimental") || name.starts_with("x-")
 }
 
 /// Whether `name` is a method of some revision or of an official extension.

@@ -4,7 +4,9 @@
 //! Nothing here knows about traces; rules ask these tables.
 
 pub mod capabilities;
+pub mod errors;
 pub mod fields;
+pub mod meta;
 pub mod methods;
 pub mod spec;
 pub mod version;

@@ -6,7 +6,7 @@ use crate::sanitize::escape_controls;
 pub(super) fn write(report: &Report, out: &mut dyn Sink) -> std::io::Result<()> {
     for d in report.diagnostics {
         let name = &report.sources[d.location.source as usize].name;
-        writeln!(
+        write!(
             out,
             "{name}:{}: {}[{}]: {}",
             d.location.line,
@@ -14,6 +14,11 @@ pub(super) fn write(report: &Report, out: &mut dyn Sink) -> std::io::Result<()> 
             d.rule.id,
             escape_controls(&d.message)
         )?;
+        // Findings on one line of a batch differ by the element they are about.
+        match d.batch_place() {
+            Some(place) => writeln!(out, " ({place})")?,
+            None => writeln!(out)?,
+        }
     }
     report.write_summary(out)
 }

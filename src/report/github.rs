@@ -26,6 +26,9 @@ pub(super) fn write(report: &Report, out: &mut dyn Sink) -> std::io::Result<()> 
         };
         let name = &report.sources[d.location.source as usize].name;
         let mut message = escape_controls(&d.message).into_owned();
+        if let Some(place) = d.batch_place() {
+            message = format!("{message} ({place})");
+        }
         if let Some(url) = &d.spec_url {
             message = format!("{message}\n{url}");
         }

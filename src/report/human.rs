@@ -9,12 +9,16 @@ use miette::{
     MietteError, MietteSpanContents, SourceCode, SourceSpan, SpanContents,
 };
 
-use super::{Report, Sink};
+use super::{Report, Sink, SourceInfo};
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::event::Location;
 use crate::sanitize::{display_bytes, escape_controls};
 
 /// Quoted lines are cut to this many characters.
 const MAX_LINE_CHARS: usize = 160;
+
+/// Where in a long line its message may start.
+const HEAD_BYTES: usize = 1024;
 
 /// The few lines of one input that a report quotes, laid out one after the
 /// other; spans point into `text`, and each line keeps its real number.
@@ -26,20 +30,16 @@ struct Excerpt {
 }
 
 impl Excerpt {
-    fn new(name: String, wanted: &[(u64, Option<&[u8]>)]) -> Excerpt {
+    /// `wanted`: (line number, the line as quoted).
+    fn new(name: String, mut wanted: Vec<(u64, String)>) -> Excerpt {
         let mut excerpt = Excerpt {
             name,
             text: String::new(),
             lines: BTreeMap::new(),
         };
-        let mut wanted = wanted.to_vec();
         wanted.sort_by_key(|(line, _)| *line);
         wanted.dedup_by_key(|(line, _)| *line);
-        for (line, bytes) in wanted {
-            let shown = match bytes {
-                Some(bytes) => quote_line(bytes),
-                None => "(line not available)".to_string(),
-            };
+        for (line, shown) in wanted {
             let start = excerpt.text.len();
             excerpt.text.push_str(&shown);
             excerpt.lines.insert(line, (start, shown.len()));
@@ -55,13 +55,33 @@ impl Excerpt {
     }
 }
 
-/// A line as quoted. A long line starts where its message does: at the
+/// The line at `location` as quoted.
+fn quote(source: &SourceInfo, location: Location) -> String {
+    let Some(text) = source.text else {
+        return "(line not available)".to_string();
+    };
+    match text.line(location.offset, location.len) {
+        // A location inside its line is a window on a line too long to
+        // quote (an event of a one-line export): it starts at the event.
+        Some(bytes)
+            if location.offset > 0 && text.bytes()[location.offset as usize - 1] != b'\n' =>
+        {
+            format!("… {}", display_bytes(bytes, MAX_LINE_CHARS))
+        }
+        Some(bytes) => quote_line(bytes),
+        None => "(line not available)".to_string(),
+    }
+}
+
+/// A whole line as quoted. A long line starts where its message does: at the
 /// `"msg"` member of a canonical envelope, or at the first `{` of a log line
 /// (after its timestamp and markers), so the JSON-RPC message fills the width.
 fn quote_line(bytes: &[u8]) -> String {
     if bytes.len() > MAX_LINE_CHARS {
-        let start =
-            memchr::memmem::find(bytes, b"\"msg\":").or_else(|| memchr::memchr(b'{', bytes));
+        // Only the line's head is searched: the envelope's members and a log
+        // line's prefix are short, and a line is quoted once per finding on it.
+        let head = &bytes[..bytes.len().min(HEAD_BYTES)];
+        let start = memchr::memmem::find(head, b"\"msg\":").or_else(|| memchr::memchr(b'{', head));
         if let Some(at) = start.filter(|at| *at > 0) {
             return format!("… {}", display_bytes(&bytes[at..], MAX_LINE_CHARS));
         }
@@ -187,8 +207,8 @@ fn primary_label(d: &Diagnostic) -> String {
             .trim()
             .to_string(),
     };
-    if let Some(index) = d.batch_index {
-        label = format!("{label} (message {} of the batch)", index + 1);
+    if let Some(place) = d.batch_place() {
+        label = format!("{label} ({place})");
     }
     // Related facts on the offending line itself are folded into its label.
     for related in d
@@ -213,14 +233,9 @@ pub(super) fn write(report: &Report, color: bool, out: &mut dyn Sink) -> std::io
         .with_width(100);
     for d in report.diagnostics {
         let source = &report.sources[d.location.source as usize];
-        let wanted: Vec<(u64, Option<&[u8]>)> = std::iter::once(d.location)
+        let wanted: Vec<(u64, String)> = std::iter::once(d.location)
             .chain(d.related.iter().map(|r| r.location))
-            .map(|loc| {
-                (
-                    loc.line,
-                    source.text.and_then(|t| t.line(loc.offset, loc.len)),
-                )
-            })
+            .map(|loc| (loc.line, quote(source, loc)))
             .collect();
         let mut help = d.rule.help.to_string();
         if let Some(note) = &d.note {
@@ -237,7 +252,7 @@ pub(super) fn write(report: &Report, color: bool, out: &mut dyn Sink) -> std::io
             message: escape_controls(&d.message).into_owned(),
             code: format!("{}[{}]", d.severity, d.rule.id),
             help,
-            excerpt: Excerpt::new(source.name.clone(), &wanted),
+            excerpt: Excerpt::new(source.name.clone(), wanted),
         };
         let mut text = String::new();
         handler

@@ -25,6 +25,8 @@ pub enum OutputFormat {
     Concise,
     /// One JSON document with every diagnostic and a summary.
     Json,
+    /// JSON lines: one object per diagnostic, then one with the summary.
+    JsonLines,
     /// GitHub Actions annotations (`::error file=…,line=…::…`).
     Github,
     /// SARIF 2.1.0, for code-scanning dashboards.
@@ -101,6 +103,7 @@ impl Report<'_> {
             OutputFormat::Human => human::write(self, color, out),
             OutputFormat::Concise => concise::write(self, out),
             OutputFormat::Json => json::write(self, out),
+            OutputFormat::JsonLines => json::write_lines(self, out),
             OutputFormat::Github => github::write(self, out),
             OutputFormat::Sarif => sarif::write(self, out),
             OutputFormat::Junit => junit::write(self, out),

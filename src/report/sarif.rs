@@ -1,10 +1,14 @@
 //! SARIF 2.1.0, for code-scanning dashboards: every rule as a descriptor,
 //! every diagnostic as a result with its related locations.
+//!
+//! Results are written one at a time as they are rendered (see
+//! [`super::json`]); the rest of the document is small and fixed.
 
 use serde_json::{json, Value};
 
+use super::json::{pretty, PrettyArray};
 use super::{Report, Sink};
-use crate::diagnostic::Severity;
+use crate::diagnostic::{Diagnostic, Severity};
 use crate::rules;
 
 fn level(severity: Severity) -> &'static str {
@@ -30,13 +34,61 @@ fn uri(path: &str) -> String {
     out
 }
 
+/// Keys in the order `serde_json` sorts them: the results come before the
+/// tool, and the version last.
 pub(super) fn write(report: &Report, out: &mut dyn Sink) -> std::io::Result<()> {
-    let location = |source: u32, line: u64| {
-        json!({"physicalLocation": {
-            "artifactLocation": {"uri": uri(&report.sources[source as usize].name)},
-            "region": {"startLine": line},
-        }})
-    };
+    write!(
+        out,
+        "{{\n  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\",\n  \"runs\": [\n    {{\n      \"results\": "
+    )?;
+    let mut results = PrettyArray::open(out, 6)?;
+    for d in report.diagnostics {
+        results.push(&result(report, d))?;
+    }
+    results.close()?;
+    let tool = pretty(&tool(), 6)?;
+    writeln!(
+        out,
+        ",\n      \"tool\": {tool}\n    }}\n  ],\n  \"version\": \"2.1.0\"\n}}"
+    )
+}
+
+fn location(report: &Report, source: u32, line: u64) -> Value {
+    json!({"physicalLocation": {
+        "artifactLocation": {"uri": uri(&report.sources[source as usize].name)},
+        "region": {"startLine": line},
+    }})
+}
+
+fn result(report: &Report, d: &Diagnostic) -> Value {
+    let related: Vec<Value> = d
+        .related
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let mut place = location(report, r.location.source, r.location.line);
+            place["id"] = i.into();
+            place["message"] = json!({"text": r.message});
+            place
+        })
+        .collect();
+    let mut result = json!({
+        "ruleId": d.rule.id,
+        "ruleIndex": rules::ALL.iter().position(|r| r.meta().id == d.rule.id),
+        "level": level(d.severity),
+        "message": {"text": d.message},
+        "locations": [location(report, d.location.source, d.location.line)],
+        "relatedLocations": related,
+    });
+    // A finding the client's log reported.
+    if d.reported_by_client {
+        result["properties"] = json!({"reportedByClient": true});
+    }
+    result
+}
+
+/// The tool and every rule as a descriptor.
+fn tool() -> Value {
     let descriptors: Vec<Value> = rules::ALL
         .iter()
         .map(|rule| {
@@ -53,48 +105,9 @@ pub(super) fn write(report: &Report, out: &mut dyn Sink) -> std::io::Result<()> 
             descriptor
         })
         .collect();
-    let results: Vec<Value> = report
-        .diagnostics
-        .iter()
-        .map(|d| {
-            let related: Vec<Value> = d
-                .related
-                .iter()
-                .enumerate()
-                .map(|(i, r)| {
-                    let mut place = location(r.location.source, r.location.line);
-                    place["id"] = i.into();
-                    place["message"] = json!({"text": r.message});
-                    place
-                })
-                .collect();
-            let mut result = json!({
-                "ruleId": d.rule.id,
-                "ruleIndex": rules::ALL.iter().position(|r| r.meta().id == d.rule.id),
-                "level": level(d.severity),
-                "message": {"text": d.message},
-                "locations": [location(d.location.source, d.location.line)],
-                "relatedLocations": related,
-            });
-            // A finding the client's log reported.
-            if d.reported_by_client {
-                result["properties"] = json!({"reportedByClient": true});
-            }
-            result
-        })
-        .collect();
-    let document = json!({
-        "version": "2.1.0",
-        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-        "runs": [{
-            "tool": {"driver": {
-                "name": "mcp-lint",
-                "version": env!("CARGO_PKG_VERSION"),
-                "rules": descriptors,
-            }},
-            "results": results,
-        }],
-    });
-    let text = serde_json::to_string_pretty(&document).map_err(std::io::Error::other)?;
-    writeln!(out, "{}", super::json::escape_invisible(&text))
+    json!({"driver": {
+        "name": "mcp-lint",
+        "version": env!("CARGO_PKG_VERSION"),
+        "rules": descriptors,
+    }})
 }

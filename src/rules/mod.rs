@@ -3,15 +3,27 @@
 //!
 //! One rule per file. Registration is one line in [`ALL`].
 
+mod batch_initialize;
+mod batch_receive_support;
+mod batch_removed;
+mod batch_shape;
+mod batch_v1_undefined;
 mod cancel_after_response;
 mod cancel_duplicate;
 mod cancel_initialize;
 mod cancel_malformed;
 mod cancel_unknown_request;
 mod cancel_wrong_direction;
+mod cap_elicitation_mode;
+mod cap_sampling_tools;
+mod cap_undeclared_but_served;
+mod capability_not_advertised;
 mod client_reported;
 mod direction_ambiguous;
 mod duplicate_response;
+mod error_code_legacy_range;
+mod error_code_reserved_range;
+mod error_code_retired;
 mod http_202_no_body;
 mod http_protocol_version_header;
 mod http_response_stream;
@@ -24,6 +36,9 @@ mod initialized_required;
 mod invalid_envelope;
 mod invalid_json;
 mod invalid_jsonrpc;
+mod meta_key_format;
+mod method_direction;
+mod method_version;
 mod no_protocol_messages;
 mod notification_with_id;
 mod ping_empty_response;
@@ -45,6 +60,7 @@ mod session_id_required;
 mod sse_disconnect_as_cancel;
 mod stdout_pollution;
 mod unanswered_request;
+mod unknown_method;
 mod unknown_protocol_version;
 mod version_client_disconnect;
 mod version_server_response;
@@ -52,15 +68,26 @@ mod version_server_response;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::engine::Session;
 use crate::event::{Location, Side};
-use crate::rule::{Ctx, Rule, RuleMeta};
+use crate::rule::{Ctx, Out, Rule, RuleMeta};
 
 /// Every rule, in the order their findings on one line are reported.
 pub static ALL: &[&Rule] = &[
     &invalid_json::RULE,
     &invalid_envelope::RULE,
     &invalid_jsonrpc::RULE,
+    &batch_v1_undefined::RULE,
+    &batch_removed::RULE,
+    &batch_initialize::RULE,
+    &batch_shape::RULE,
+    &meta_key_format::RULE,
     &stdout_pollution::RULE,
     &direction_ambiguous::RULE,
+    &unknown_method::RULE,
+    &method_direction::RULE,
+    &method_version::RULE,
+    &capability_not_advertised::RULE,
+    &cap_sampling_tools::RULE,
+    &cap_elicitation_mode::RULE,
     &request_id_invalid::RULE,
     &notification_with_id::RULE,
     &request_id_reused::RULE,
@@ -90,7 +117,12 @@ pub static ALL: &[&Rule] = &[
     &progress_not_increasing::RULE,
     &response_unknown_id::RULE,
     &response_to_notification::RULE,
+    &batch_receive_support::RULE,
     &duplicate_response::RULE,
+    &cap_undeclared_but_served::RULE,
+    &error_code_reserved_range::RULE,
+    &error_code_retired::RULE,
+    &error_code_legacy_range::RULE,
     &response_after_cancel::RULE,
     &unanswered_request::RULE,
     &initialized_required::RULE,
@@ -236,6 +268,108 @@ pub(crate) fn listed(names: &[&str]) -> String {
     }
 }
 
+/// The revision a method is judged in: the one the message is read in,
+/// except that in 2026-07-28 only a message naming its version in `_meta`
+/// is surely of that revision (one endpoint may serve both eras, and an
+/// `initialize` or `ping` without it belongs to a handshake session).
+pub(crate) fn judged_version(ctx: &Ctx) -> Option<crate::protocol::Version> {
+    let version = ctx.version?;
+    let named = ctx
+        .message
+        .and_then(|m| m.params())
+        .is_some_and(|p| p.meta_protocol_version.is_some());
+    match version.era() {
+        crate::protocol::Era::Stateless if !named => None,
+        _ => Some(version),
+    }
+}
+
+/// The severity of using what was not negotiated: "Both parties MUST: Respect
+/// the negotiated protocol version; Only use capabilities that were
+/// successfully negotiated" from 2025-06-18 on, SHOULD before.
+pub(crate) fn negotiated_severity(version: crate::protocol::Version) -> Severity {
+    use crate::protocol::Version;
+    match version {
+        Version::V2024_11_05 | Version::V2025_03_26 => Severity::Warning,
+        _ => Severity::Error,
+    }
+}
+
+/// The method a request or notification names, with its sender.
+pub(crate) fn sent_method<'c>(ctx: &Ctx<'c>) -> Option<(&'c str, Side)> {
+    let method = ctx.message?.method().filter(|m| !m.is_empty())?;
+    Some((method, ctx.from?))
+}
+
+/// The params of a request `method` the server sends, as `T`, with the
+/// client's capabilities as the trace shows them; `None` for any other
+/// message, so the params of no other message are parsed.
+pub(crate) fn server_request_to_client<'c, T: serde::de::DeserializeOwned>(
+    ctx: &Ctx<'c>,
+    method: &str,
+) -> Option<(T, &'c crate::engine::Capabilities)> {
+    let message = ctx.message.filter(|m| m.method() == Some(method))?;
+    if ctx.from != Some(Side::Server) {
+        return None;
+    }
+    let capabilities = ctx.session.lifecycle.capabilities(Side::Client)?;
+    let params = message.members.params.as_ref()?.parse::<T>()?;
+    Some((params, capabilities))
+}
+
+/// What the revision of an error response says of its code.
+pub(crate) fn error_code_use(ctx: &Ctx) -> Option<(i64, crate::protocol::errors::CodeUse)> {
+    use crate::event::{Body, Outcome};
+    let Some(Body::Response {
+        outcome: Outcome::Error { code: Some(code) },
+        ..
+    }) = ctx.message.map(|m| &m.body)
+    else {
+        return None;
+    };
+    let version = ctx.version?;
+    Some((*code, crate::protocol::errors::classify(*code, version)))
+}
+
+/// The batch a message opens (its first element), with who sent it.
+pub(crate) fn opened_batch(ctx: &Ctx) -> Option<(crate::event::Batch, Option<Side>)> {
+    let batch = ctx.message?.batch.as_deref().filter(|b| b.index == 0)?;
+    Some((*batch, ctx.from.or(ctx.event.from)))
+}
+
+/// A batch as findings name it: "the client's batch of 3 messages (2
+/// requests, 1 notification)".
+pub(crate) fn describe_batch(batch: &crate::event::Batch, from: Option<Side>) -> String {
+    let whose = from.map_or("a".to_string(), |side| format!("the {side}'s"));
+    let kinds: Vec<String> = [
+        (batch.requests, "request"),
+        (batch.notifications, "notification"),
+        (batch.responses, "response"),
+    ]
+    .into_iter()
+    .filter(|(n, _)| *n > 0)
+    .map(|(n, kind)| format!("{n} {kind}{}", if n == 1 { "" } else { "s" }))
+    .collect();
+    format!(
+        "{whose} batch of {} message{} ({})",
+        batch.len,
+        if batch.len == 1 { "" } else { "s" },
+        kinds.join(", ")
+    )
+}
+
+/// Reports a batch, once, on its first element, for a revision that has no
+/// batches; a batch holding `initialize` is batch-initialize's.
+pub(crate) fn report_batch(ctx: &Ctx, out: &mut Out, meta: &'static RuleMeta, why: &str) {
+    let Some((batch, from)) = opened_batch(ctx) else {
+        return;
+    };
+    if batch.initialize.is_some() {
+        return;
+    }
+    out.push(ctx.diagnostic(meta, format!("{}: {why}", describe_batch(&batch, from))));
+}
+
 /// A JSON number as people write it: `3`, `0.5`, `1e-300`.
 pub(crate) fn number(value: f64) -> String {
     if value.fract() == 0.0 && value.abs() < 1e15 {
@@ -260,6 +394,15 @@ pub(crate) mod testing {
         r#"{"from":"client","msg":{"jsonrpc":"2.0","method":"notifications/initialized"}}"#,
         "\n",
     );
+
+    /// [`HANDSHAKE`] with the client advertising `capabilities`.
+    pub fn with_client_capabilities(capabilities: &str) -> String {
+        HANDSHAKE.replacen(
+            r#""capabilities":{}"#,
+            &format!(r#""capabilities":{capabilities}"#),
+            1,
+        )
+    }
 
     /// A HAR document of `entries`, one per line: entry N is on line N + 1.
     pub fn har(entries: &[serde_json::Value]) -> String {

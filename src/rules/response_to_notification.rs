@@ -33,11 +33,13 @@ fn check(ctx: &Ctx, out: &mut Out) {
     let is_result = matches!(outcome, Outcome::Result { .. });
     match target {
         ResponseTarget::NullId => {
-            let peer_unreadable = ctx
-                .session
-                .side(from.peer())
+            let peer = ctx.session.side(from.peer());
+            // A batch the receiver could not read has no id to answer with
+            // (batch-receive-support grades that refusal in 2025-03-26).
+            let peer_unreadable = peer
                 .unreadable
                 .last()
+                .or(peer.unanswered_batch)
                 .or(ctx.source_unreadable);
             if let (false, Some(_)) = (is_result, peer_unreadable) {
                 return; // an error about a message whose id could not be read
@@ -79,6 +81,32 @@ mod tests {
         )
     }
 
+    /// A POST of `message` answered with `status` and a null-id error (the
+    /// TypeScript SDK's DNS-rebinding protection answers 403 this way).
+    fn rejected(message: serde_json::Value, status: u16) -> serde_json::Value {
+        let error = r#"{"jsonrpc":"2.0","error":{"code":-32000,"message":"Invalid Host: evil.example:3000"},"id":null}"#;
+        serde_json::json!({
+            "request": {"method": "POST", "url": "http://localhost:3000/mcp", "postData": {"text": message.to_string()}},
+            "response": {"status": status, "content": {"mimeType": "application/json", "text": error}},
+        })
+    }
+
+    #[test]
+    fn a_null_id_error_rejecting_a_post_with_an_error_status_answers_it() {
+        use serde_json::json;
+        let initialize = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}});
+        let call =
+            json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "echo"}});
+        let trace =
+            crate::rules::testing::har(&[rejected(initialize, 403), rejected(call.clone(), 403)]);
+        let rules: Vec<&str> = crate::lint_str(&trace).iter().map(|d| d.rule.id).collect();
+        assert!(!rules.contains(&"response-to-notification"), "{rules:?}");
+        assert!(!rules.contains(&"unanswered-request"), "{rules:?}");
+        // With a success status the same body answers nothing.
+        let trace = crate::rules::testing::har(&[rejected(call, 200)]);
+        assert_eq!(findings("response-to-notification", &trace), [(2, Error)]);
+    }
+
     #[test]
     fn fires_on_a_success_result_with_a_null_or_missing_id() {
         let lines = [
@@ -103,6 +131,16 @@ mod tests {
             NULL_ID_ERROR,
         ];
         assert_eq!(check(&lines), []);
+    }
+
+    #[test]
+    fn silent_on_a_null_id_error_refusing_a_batch_but_not_on_a_second_one() {
+        let lines = [
+            r#"{"from":"client","msg":[{"jsonrpc":"2.0","id":1,"method":"tools/list"},{"jsonrpc":"2.0","id":2,"method":"prompts/list"}]}"#,
+            NULL_ID_ERROR,
+            NULL_ID_ERROR,
+        ];
+        assert_eq!(check(&lines), [(6, Error)]);
     }
 
     #[test]

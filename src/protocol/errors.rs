@@ -1,0 +1,97 @@
+//! JSON-RPC error codes the protocol defines, reserves, discourages or
+//! retired, per revision (2026-07-28 `basic/index#error-codes`).
+
+use super::version::{Version, Versions};
+
+/// What the protocol says of one error code in one revision.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CodeUse {
+    /// Defined by the spec in the sub-range reserved for it.
+    Defined(&'static str),
+    /// The revision forbids emitting it; what it meant and what replaces it.
+    Retired {
+        meaning: &'static str,
+        instead: &'static str,
+    },
+    /// In the sub-range reserved for the spec, but not defined by it.
+    ReservedUndefined,
+    /// In the sub-range new implementations should not use at all.
+    Legacy,
+    /// Anything else: JSON-RPC's own codes, application codes.
+    Unregulated,
+}
+
+const STATELESS: Versions = Versions::only(Version::V2026_07_28);
+
+/// The sub-range reserved for codes the specification defines.
+const RESERVED: (i64, i64, Versions) = (-32099, -32020, STATELESS);
+/// The sub-range left to legacy implementation-defined errors.
+const LEGACY: (i64, i64, Versions) = (-32019, -32000, STATELESS);
+
+const DEFINED: &[(i64, &str, Versions)] = &[
+    (-32020, "HeaderMismatch", STATELESS),
+    (-32021, "MissingRequiredClientCapability", STATELESS),
+    (-32022, "UnsupportedProtocolVersion", STATELESS),
+];
+
+const RETIRED: &[(i64, &str, &str, Versions)] = &[
+    (
+        -32002,
+        "resource not found",
+        "-32602 (Invalid params)",
+        STATELESS,
+    ),
+    (
+        -32042,
+        "URL elicitation required",
+        "an InputRequiredResult carrying the elicitation",
+        STATELESS,
+    ),
+];
+
+/// What `version` says of `code`.
+pub fn classify(code: i64, version: Version) -> CodeUse {
+    let within = |(first, last, versions): (i64, i64, Versions)| {
+        versions.contains(version) && (first..=last).contains(&code)
+    };
+    if let Some((_, meaning, instead, _)) = RETIRED
+        .iter()
+        .find(|(c, _, _, versions)| *c == code && versions.contains(version))
+    {
+        return CodeUse::Retired { meaning, instead };
+    }
+    if let Some((_, name, _)) = DEFINED
+        .iter()
+        .find(|(c, _, versions)| *c == code && versions.contains(version))
+    {
+        return CodeUse::Defined(name);
+    }
+    match () {
+        _ if within(RESERVED) => CodeUse::ReservedUndefined,
+        _ if within(LEGACY) => CodeUse::Legacy,
+        _ => CodeUse::Unregulated,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use Version::*;
+
+    #[test]
+    fn codes_are_classified_per_revision() {
+        assert_eq!(
+            classify(-32021, V2026_07_28),
+            CodeUse::Defined("MissingRequiredClientCapability")
+        );
+        assert_eq!(classify(-32050, V2026_07_28), CodeUse::ReservedUndefined);
+        assert!(matches!(
+            classify(-32002, V2026_07_28),
+            CodeUse::Retired { .. }
+        ));
+        assert_eq!(classify(-32001, V2026_07_28), CodeUse::Legacy);
+        assert_eq!(classify(-32602, V2026_07_28), CodeUse::Unregulated);
+        assert_eq!(classify(-32002, V2025_11_25), CodeUse::Unregulated);
+        assert_eq!(classify(-32050, V2025_11_25), CodeUse::Unregulated);
+    }
+}

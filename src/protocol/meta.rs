@@ -1,0 +1,151 @@
+//! `_meta` keys: their grammar, the prefixes reserved for MCP, and the
+//! reserved keys each revision defines (basic/index, section `_meta`).
+
+use super::version::{Version, Versions};
+
+/// The reserved keys the specification defines, and where.
+pub static KNOWN_RESERVED_KEYS: &[(&str, Versions)] = &[
+    (
+        "io.modelcontextprotocol/related-task",
+        Versions::from(Version::V2025_11_25),
+    ),
+    (
+        "io.modelcontextprotocol/protocolVersion",
+        Versions::only(Version::V2026_07_28),
+    ),
+    (
+        "io.modelcontextprotocol/clientCapabilities",
+        Versions::only(Version::V2026_07_28),
+    ),
+    (
+        "io.modelcontextprotocol/clientInfo",
+        Versions::only(Version::V2026_07_28),
+    ),
+    (
+        "io.modelcontextprotocol/serverInfo",
+        Versions::only(Version::V2026_07_28),
+    ),
+    (
+        "io.modelcontextprotocol/logLevel",
+        Versions::only(Version::V2026_07_28),
+    ),
+    (
+        "io.modelcontextprotocol/subscriptionId",
+        Versions::only(Version::V2026_07_28),
+    ),
+];
+
+/// The labels that make a prefix MCP's own.
+const MCP_LABELS: [&str; 2] = ["modelcontextprotocol", "mcp"];
+
+/// Why `key` breaks the key grammar, if it does: an optional prefix of
+/// dot-separated labels followed by `/`, then a name.
+pub fn key_problem(key: &str) -> Option<&'static str> {
+    let (prefix, name) = match key.rsplit_once('/') {
+        Some((prefix, name)) => (Some(prefix), name),
+        None => (None, key),
+    };
+    if let Some(prefix) = prefix {
+        if !prefix.split('.').all(valid_label) {
+            return Some("its prefix is not labels separated by dots, each starting with a letter, ending with a letter or digit, with only letters, digits and hyphens");
+        }
+    }
+    if !valid_name(name) {
+        return Some("its name does not begin and end with a letter or digit, or holds other characters than letters, digits, '-', '_' and '.'");
+    }
+    None
+}
+
+fn valid_label(label: &str) -> bool {
+    let bytes = label.as_bytes();
+    match (bytes.first(), bytes.last()) {
+        (Some(first), Some(last)) => {
+            first.is_ascii_alphabetic()
+                && last.is_ascii_alphanumeric()
+                && bytes
+                    .iter()
+                    .all(|b| b.is_ascii_alphanumeric() || *b == b'-')
+        }
+        _ => false,
+    }
+}
+
+fn valid_name(name: &str) -> bool {
+    let bytes = name.as_bytes();
+    match (bytes.first(), bytes.last()) {
+        (None, _) | (_, None) => true, // an empty name is allowed
+        (Some(first), Some(last)) => {
+            first.is_ascii_alphanumeric()
+                && last.is_ascii_alphanumeric()
+                && bytes
+                    .iter()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+        }
+    }
+}
+
+/// Whether a well-formed `key` lies under a prefix reserved for MCP: from
+/// 2025-11-25 one whose second label is `modelcontextprotocol` or `mcp`;
+/// in 2025-06-18 one holding such a label before its last.
+pub fn is_reserved(key: &str, version: Version) -> bool {
+    let Some((prefix, _)) = key.rsplit_once('/') else {
+        return false;
+    };
+    let labels: Vec<&str> = prefix.split('.').collect();
+    let is_mcp = |label: &&str| MCP_LABELS.contains(label);
+    match version {
+        Version::V2024_11_05 | Version::V2025_03_26 => false,
+        Version::V2025_06_18 => labels[..labels.len() - 1].iter().any(is_mcp),
+        _ => labels.get(1).is_some_and(is_mcp),
+    }
+}
+
+/// Whether the specification defines `key` in `version`.
+pub fn is_known_reserved(key: &str, version: Version) -> bool {
+    KNOWN_RESERVED_KEYS
+        .iter()
+        .any(|(known, versions)| *known == key && versions.contains(version))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use Version::*;
+
+    #[test]
+    fn keys_follow_the_grammar() {
+        for good in [
+            "progressToken",
+            "com.example/trace-id",
+            "io.modelcontextprotocol/related-task",
+            "x/",
+            "a1/b.c_d-e",
+            "traceparent",
+        ] {
+            assert_eq!(key_problem(good), None, "{good}");
+        }
+        for bad in [
+            "_private",
+            "trace id",
+            "1example.com/x",
+            "com.example-/x",
+            "/name",
+            "com..example/x",
+            "a/b/c",
+            "name-",
+        ] {
+            assert!(key_problem(bad).is_some(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn reserved_prefixes_changed_in_2025_11_25() {
+        assert!(is_reserved("io.modelcontextprotocol/x", V2025_11_25));
+        assert!(is_reserved("dev.mcp/x", V2026_07_28));
+        assert!(!is_reserved("com.example.mcp/x", V2025_11_25));
+        assert!(is_reserved("modelcontextprotocol.io/x", V2025_06_18));
+        assert!(is_reserved("com.example.mcp.tools/x", V2025_06_18));
+        assert!(is_reserved("com.mcp.tools/x", V2025_11_25));
+        assert!(!is_reserved("progressToken", V2025_11_25));
+    }
+}
