@@ -665,7 +665,15 @@ fn the_man_page_documents_every_option() {
 
 #[test]
 fn the_exit_status_survives_a_closed_stdout() {
-    for format in ["human", "concise", "json", "sarif", "junit", "github"] {
+    for format in [
+        "human",
+        "concise",
+        "json",
+        "json-lines",
+        "sarif",
+        "junit",
+        "github",
+    ] {
         let (reader, writer) = std::io::pipe().unwrap();
         drop(reader);
         let out = command(&["--format", format, FIXTURE], root())
