@@ -140,6 +140,8 @@ fn human_many_findings_on_one_line(bencher: Bencher) {
         sources: &sources,
         stats: Stats::default(),
         files: 1,
+        unreadable: 0,
+        quiet: false,
     };
     bencher
         .counter(ItemsCount::new(diagnostics.len()))

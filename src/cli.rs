@@ -1,20 +1,16 @@
 //! The command line: arguments -> inputs -> linter -> report -> exit code.
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::PathBuf;
 
 use clap::{Parser, ValueEnum};
 
 use crate::decode::Format;
 use crate::diagnostic::Severity;
-use crate::engine::Engine;
 use crate::explain;
-use crate::input::{self, InputError, InputPath, SourceText};
-use crate::lint::Linter;
 use crate::protocol::Version;
-use crate::report::{OutputFormat, Report, SourceInfo};
-use crate::rule::Rule;
-use crate::rules;
+use crate::report::OutputFormat;
+use crate::select::{self, Selector};
 
 /// Exit codes: no finding at or above --fail-on, findings, usage or unreadable input.
 pub const EXIT_CLEAN: u8 = 0;
@@ -86,25 +82,80 @@ pub struct Cli {
     #[arg(long, value_enum, default_value_t = InputFormat(None))]
     pub input_format: InputFormat,
 
-    /// Exit with 1 when a finding of this severity or worse is reported.
-    #[arg(long, value_enum, default_value_t = FailOn::Error)]
-    pub fail_on: FailOn,
+    /// Exit with 1 when a finding of this severity or worse is reported
+    /// [default: error, or the configuration's fail-on].
+    #[arg(long, value_enum)]
+    pub fail_on: Option<FailOn>,
 
-    /// Run only these rules (comma-separated ids).
-    #[arg(long, value_delimiter = ',', value_name = "RULE")]
-    pub select: Vec<String>,
+    /// Run only these rules: comma-separated rule ids, families (cancel,
+    /// progress, ...) or all. Replaces the configuration's select.
+    #[arg(long, value_delimiter = ',', value_name = "RULE", value_parser = Selector::parse)]
+    pub select: Vec<Selector>,
 
-    /// Do not run these rules (comma-separated ids).
-    #[arg(long, value_delimiter = ',', value_name = "RULE")]
-    pub ignore: Vec<String>,
+    /// Also run these rules (ids or families), on top of the selected ones.
+    #[arg(long, value_delimiter = ',', value_name = "RULE", value_parser = Selector::parse)]
+    pub extend_select: Vec<Selector>,
 
-    /// When to color human output (NO_COLOR is respected with auto).
+    /// Do not run these rules (ids or families). A rule id beats its family.
+    #[arg(long, value_delimiter = ',', value_name = "RULE", value_parser = Selector::parse)]
+    pub ignore: Vec<Selector>,
+
+    /// Report a rule or family at another severity (error, warning or info);
+    /// repeatable, such as --severity ping=info.
+    #[arg(long, value_name = "RULE=LEVEL", value_parser = select::parse_override)]
+    pub severity: Vec<(Selector, Severity)>,
+
+    /// Exit with 0 even when findings are reported (unreadable input still exits 2).
+    #[arg(long)]
+    pub exit_zero: bool,
+
+    /// Print the findings only: no summary line, no warnings about empty inputs.
+    #[arg(short, long)]
+    pub quiet: bool,
+
+    /// Print how many findings each rule reported, most first, instead of the findings.
+    #[arg(long)]
+    pub statistics: bool,
+
+    /// Write the report to FILE instead of stdout.
+    #[arg(short = 'o', long = "output-file", value_name = "FILE")]
+    pub output_file: Option<PathBuf>,
+
+    /// When to color human output (auto honours NO_COLOR and FORCE_COLOR).
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
 
-    /// Decoding threads (default: one per core, or RAYON_NUM_THREADS).
-    #[arg(long, value_name = "N")]
-    pub threads: Option<usize>,
+    /// The name reports, configuration discovery and per-file-ignores give stdin (-).
+    #[arg(long, value_name = "PATH")]
+    pub stdin_filename: Option<PathBuf>,
+
+    /// Decoding threads, 1 to 1024 (default: one per core, or RAYON_NUM_THREADS).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: Option<u16>,
+
+    /// Use this configuration file for every input instead of looking for
+    /// mcp-lint.toml, .mcp-lint.toml or pyproject.toml next to each one.
+    #[arg(long, value_name = "FILE", conflicts_with = "isolated")]
+    pub config: Option<PathBuf>,
+
+    /// Read no configuration file.
+    #[arg(long)]
+    pub isolated: bool,
+
+    /// Apply the configuration's exclude to files named on the command line
+    /// too, not only to files found in directories (for pre-commit).
+    #[arg(long)]
+    pub force_exclude: bool,
+
+    /// Report only findings this baseline file does not list, and list the
+    /// entries that no longer match anything as stale (exit 1).
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<PathBuf>,
+
+    /// Write every finding of this run to the --baseline file (keeping the
+    /// entries of files not linted), and exit 0 unless an input is unreadable.
+    #[arg(long, requires = "baseline")]
+    pub update_baseline: bool,
 
     /// List the rules and exit (the same as `mcp-lint rule --all`).
     #[arg(long)]
@@ -113,7 +164,7 @@ pub struct Cli {
     /// The protocol version of traces that start after the handshake
     /// (2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25 or 2026-07-28); an
     /// initialize result in the trace overrides it.
-    #[arg(long, value_name = "VERSION", value_parser = parse_version)]
+    #[arg(long, value_name = "VERSION", value_parser = crate::config::parse_version)]
     pub protocol_version: Option<Version>,
 }
 
@@ -132,6 +183,14 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = ListFormat::Text)]
         format: ListFormat,
     },
+    /// Print a shell completion script (for example
+    /// `mcp-lint completions bash > /etc/bash_completion.d/mcp-lint`).
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff), for `man -l -` or a man directory.
+    Manpage,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -143,7 +202,7 @@ pub enum ListFormat {
 
 /// `mcp-lint rule`: prints a page, or the list.
 fn run_rule_command(id: Option<&str>, format: ListFormat, out: &mut dyn Write) -> u8 {
-    let written = match (id, format) {
+    let result = match (id, format) {
         (None, ListFormat::Text) => explain::write_list(out),
         (None, ListFormat::Json) => explain::write_json(out),
         (Some(id), _) => match explain::page(id) {
@@ -154,11 +213,20 @@ fn run_rule_command(id: Option<&str>, format: ListFormat, out: &mut dyn Write) -
             }
         },
     };
-    match written {
+    written(result)
+}
+
+/// The exit code after printing: a reader that stopped early is no error.
+fn written(result: std::io::Result<()>) -> u8 {
+    match result {
         Ok(()) => EXIT_CLEAN,
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => EXIT_CLEAN,
         Err(_) => EXIT_TROUBLE,
     }
+}
+
+fn write_manpage(out: &mut dyn Write) -> std::io::Result<()> {
+    clap_mangen::Man::new(<Cli as clap::CommandFactory>::command()).render(out)
 }
 
 /// Says a rule id does not exist, and which one the user may have meant.
@@ -172,185 +240,53 @@ fn unknown_rule(id: &str) -> String {
     }
 }
 
-fn parse_version(text: &str) -> Result<Version, String> {
-    Version::parse(text).ok_or_else(|| {
-        let known: Vec<&str> = Version::ALL.iter().map(|v| v.as_str()).collect();
-        format!("not a protocol version (known: {})", known.join(", "))
-    })
-}
-
-fn error(message: impl std::fmt::Display) {
+pub fn error(message: impl std::fmt::Display) {
     eprintln!("mcp-lint: error: {message}");
 }
 
-fn selected_rules(cli: &Cli) -> Result<Vec<&'static Rule>, String> {
-    for id in cli.select.iter().chain(&cli.ignore) {
-        if rules::find(id).is_none() {
-            return Err(unknown_rule(id));
-        }
-    }
-    Ok(rules::ALL
-        .iter()
-        .copied()
-        .filter(|r| cli.select.is_empty() || cli.select.iter().any(|id| id == r.meta().id))
-        .filter(|r| !cli.ignore.iter().any(|id| id == r.meta().id))
-        .collect())
-}
-
-fn use_color(choice: ColorChoice) -> bool {
+/// Whether human output is colored: --color, then NO_COLOR, then FORCE_COLOR,
+/// then whether the report goes to a terminal.
+pub fn use_color(choice: ColorChoice, to_terminal: bool) -> bool {
+    let set = |name: &str| std::env::var_os(name).is_some_and(|v| !v.is_empty() && v != "0");
     match choice {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
-        ColorChoice::Auto => {
-            std::io::stdout().is_terminal()
-                && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-                && std::env::var("TERM").map_or(true, |t| t != "dumb")
-        }
+        ColorChoice::Auto if set("NO_COLOR") => false,
+        ColorChoice::Auto if set("FORCE_COLOR") => true,
+        ColorChoice::Auto => to_terminal && std::env::var("TERM").map_or(true, |t| t != "dumb"),
     }
 }
 
-/// Reads stdin through the linter, spooling it to a temporary file so the
-/// report can quote its lines afterwards.
-fn lint_stdin(linter: &mut Linter, source: u32) -> std::io::Result<Option<SourceText>> {
-    let mut spool = tempfile::tempfile()?;
-    {
-        let mut writer = std::io::BufWriter::new(&mut spool);
-        linter.lint_reader(source, std::io::stdin().lock(), Some(&mut writer))?;
-        writer.flush()?;
+impl FailOn {
+    pub fn severity(self) -> Severity {
+        match self {
+            FailOn::Error => Severity::Error,
+            FailOn::Warning => Severity::Warning,
+            FailOn::Info => Severity::Info,
+        }
     }
-    if spool.metadata()?.len() == 0 {
-        return Ok(None);
-    }
-    // SAFETY: the spool is an unnamed temporary file only this process can reach.
-    let map = unsafe { memmap2::Mmap::map(&spool)? };
-    Ok(Some(SourceText::Mapped(map)))
 }
 
 /// Runs mcp-lint as the command line asks and returns the exit code.
 pub fn run(cli: Cli) -> u8 {
     let mut stdout = std::io::stdout().lock();
-    if let Some(Command::Rule { id, format, .. }) = &cli.command {
-        return run_rule_command(id.as_deref(), *format, &mut stdout);
+    match &cli.command {
+        Some(Command::Rule { id, format, .. }) => {
+            return run_rule_command(id.as_deref(), *format, &mut stdout)
+        }
+        Some(Command::Completions { shell }) => {
+            // Generated into memory: clap_complete panics when its writer fails.
+            let mut script = Vec::new();
+            let mut command = <Cli as clap::CommandFactory>::command();
+            clap_complete::generate(*shell, &mut command, "mcp-lint", &mut script);
+            return written(stdout.write_all(&script));
+        }
+        Some(Command::Manpage) => return written(write_manpage(&mut stdout)),
+        None => {}
     }
     if cli.list_rules {
         return run_rule_command(None, ListFormat::Text, &mut stdout);
     }
-    if cli.paths.is_empty() {
-        error("no input: name trace files or directories, or - for stdin (see --help)");
-        return EXIT_TROUBLE;
-    }
-    if let Some(threads) = cli.threads {
-        if let Err(e) = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build_global()
-        {
-            error(format!("cannot set up {threads} threads: {e}"));
-            return EXIT_TROUBLE;
-        }
-    }
-    let rules = match selected_rules(&cli) {
-        Ok(rules) => rules,
-        Err(message) => {
-            error(message);
-            return EXIT_TROUBLE;
-        }
-    };
-    let format = cli.input_format.0;
-
-    let (inputs, walk_errors) = input::expand(&cli.paths);
-    let mut trouble = !walk_errors.is_empty();
-    for InputError { name, message } in &walk_errors {
-        error(format!("{name}: {message}"));
-    }
-    let engine = Engine::new(rules).assuming_version(cli.protocol_version);
-    let mut linter = Linter::new(engine, format);
-    let mut texts: Vec<Option<SourceText>> = Vec::with_capacity(inputs.len());
-    let mut files = 0;
-    for (index, input) in inputs.iter().enumerate() {
-        let source = index as u32;
-        let name = input.display_name();
-        // A bug must not cost the other inputs their report: a panic while
-        // linting one input is reported as an internal error, and the run goes on.
-        let linted = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match input {
-            InputPath::File(path) => SourceText::open(path).map(|text| {
-                match &text {
-                    SourceText::Mapped(map) => linter.lint_mapped(source, map),
-                    SourceText::Owned(bytes) => linter.lint_bytes(source, bytes),
-                };
-                Some(text)
-            }),
-            InputPath::Stdin => lint_stdin(&mut linter, source),
-        }));
-        let text = linted.unwrap_or_else(|panic| {
-            let why = panic
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_default();
-            Err(std::io::Error::other(format!(
-                "internal error while linting (please report it): {}",
-                crate::sanitize::escape_controls(&why)
-            )))
-        });
-        match text {
-            Ok(text) => {
-                files += 1;
-                if text
-                    .as_ref()
-                    .is_none_or(|t| t.bytes().iter().all(u8::is_ascii_whitespace))
-                {
-                    eprintln!(
-                        "mcp-lint: warning: {name}: the input is empty; there is nothing to lint"
-                    );
-                }
-                texts.push(text);
-            }
-            Err(e) => {
-                error(format!("{name}: {e}"));
-                trouble = true;
-                texts.push(None);
-            }
-        }
-    }
-
-    let (diagnostics, stats) = linter.engine.finish();
-    let sources: Vec<SourceInfo> = inputs
-        .iter()
-        .zip(&texts)
-        .map(|(input, text)| SourceInfo {
-            name: input.display_name(),
-            text: text.as_ref(),
-        })
-        .collect();
-    let report = Report {
-        diagnostics: &diagnostics,
-        sources: &sources,
-        stats,
-        files,
-    };
-    let mut out = std::io::BufWriter::new(&mut stdout);
-    let written = report
-        .write(cli.format, use_color(cli.color), &mut out)
-        .and_then(|()| out.flush());
-    match written {
-        Ok(()) => {}
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return EXIT_CLEAN,
-        Err(e) => {
-            error(format!("cannot write the report: {e}"));
-            return EXIT_TROUBLE;
-        }
-    }
-
-    let threshold = match cli.fail_on {
-        FailOn::Error => Severity::Error,
-        FailOn::Warning => Severity::Warning,
-        FailOn::Info => Severity::Info,
-    };
-    if trouble {
-        EXIT_TROUBLE
-    } else if diagnostics.iter().any(|d| d.severity >= threshold) {
-        EXIT_FINDINGS
-    } else {
-        EXIT_CLEAN
-    }
+    drop(stdout);
+    crate::check::run(&cli)
 }

@@ -21,9 +21,20 @@ pub fn page(id: &str) -> Option<&'static str> {
 
 /// The id of the rule nearest to a misspelled one, if any is near.
 pub fn nearest_id(wrong: &str) -> Option<&'static str> {
-    rules::ALL
-        .iter()
-        .map(|rule| rule.meta.id)
+    nearest(wrong, rules::ALL.iter().map(|rule| rule.meta.id))
+}
+
+/// The rule id or family name nearest to a misspelled selector, if any is near.
+pub fn nearest_selector(wrong: &str) -> Option<&'static str> {
+    let families = crate::rule::Family::ALL.iter().map(|f| f.as_str());
+    nearest(
+        wrong,
+        rules::ALL.iter().map(|rule| rule.meta.id).chain(families),
+    )
+}
+
+fn nearest(wrong: &str, candidates: impl Iterator<Item = &'static str>) -> Option<&'static str> {
+    candidates
         .map(|id| (edit_distance(wrong, id), id))
         .filter(|(distance, id)| *distance <= (id.len() / 3).max(2))
         .min()

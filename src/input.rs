@@ -89,44 +89,61 @@ pub fn expand(paths: &[PathBuf]) -> (Vec<InputPath>, Vec<InputError>) {
             inputs.push(InputPath::File(path.clone()));
         }
     }
-    (inputs, errors)
+    (dedup(inputs), errors)
 }
 
+/// Keeps the first of inputs that are the same file (`a.jsonl`, `./a.jsonl`,
+/// a directory and a file in it), so that none is linted, or reported, twice.
+fn dedup(inputs: Vec<InputPath>) -> Vec<InputPath> {
+    let mut seen = std::collections::HashSet::new();
+    inputs
+        .into_iter()
+        .filter(|input| {
+            let key = match input {
+                InputPath::File(path) => Some(std::fs::canonicalize(path).unwrap_or(path.clone())),
+                InputPath::Stdin => None,
+            };
+            seen.insert(key)
+        })
+        .collect()
+}
+
+/// Walks a directory in sorted order for trace files, skipping hidden
+/// entries and what `.gitignore` (and `.ignore`) files leave out, in the
+/// directory and above it, in a git repository or not. Symlinked
+/// directories are not followed, so a walk cannot loop.
 fn walk(dir: &Path, inputs: &mut Vec<InputPath>, errors: &mut Vec<InputError>) {
-    let entries = match std::fs::read_dir(dir) {
-        Ok(entries) => entries,
-        Err(e) => {
-            errors.push(InputError {
-                name: InputPath::File(dir.to_path_buf()).display_name(),
-                message: e.to_string(),
-            });
-            return;
-        }
-    };
-    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    paths.sort();
-    for path in paths {
-        let hidden = path
-            .file_name()
-            .and_then(|n| n.to_str())
-            .is_some_and(|n| n.starts_with('.'));
-        // Symlinked directories are not followed, so a walk cannot loop.
-        let Ok(meta) = std::fs::symlink_metadata(&path) else {
-            continue;
-        };
-        if hidden {
-            continue;
-        } else if meta.is_dir() {
-            walk(&path, inputs, errors);
-        } else {
-            let extension = path.extension().and_then(|e| e.to_str());
-            let wanted = extension.is_some_and(|e| TRACE_EXTENSIONS.contains(&e))
-                || (extension == Some(LOG_EXTENSION) && is_mcp_log(&path));
-            if wanted {
-                inputs.push(InputPath::File(path));
+    let walker = ignore::WalkBuilder::new(dir)
+        .hidden(true)
+        .follow_links(false)
+        .require_git(false)
+        .git_global(false)
+        .sort_by_file_name(|a, b| a.cmp(b))
+        .build();
+    for entry in walker {
+        let entry = match entry {
+            Ok(entry) => entry,
+            Err(e) => {
+                errors.push(InputError {
+                    name: InputPath::File(dir.to_path_buf()).display_name(),
+                    message: e.to_string(),
+                });
+                continue;
             }
+        };
+        let is_file = entry
+            .file_type()
+            .is_some_and(|t| t.is_file() || t.is_symlink());
+        if is_file && entry.depth() > 0 && is_trace_file(entry.path()) {
+            inputs.push(InputPath::File(entry.into_path()));
         }
     }
+}
+
+fn is_trace_file(path: &Path) -> bool {
+    let extension = path.extension().and_then(|e| e.to_str());
+    extension.is_some_and(|e| TRACE_EXTENSIONS.contains(&e))
+        || (extension == Some(LOG_EXTENSION) && is_mcp_log(path))
 }
 
 /// The bytes of an input, kept until the report is written so that it can

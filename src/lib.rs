@@ -11,7 +11,10 @@
 //! streaming API for programs that see messages live (feed events, collect
 //! diagnostics).
 
+pub mod baseline;
+pub mod check;
 pub mod cli;
+pub mod config;
 pub mod decode;
 pub mod diagnostic;
 pub mod engine;
@@ -20,11 +23,13 @@ pub mod explain;
 pub mod generate;
 pub mod input;
 pub mod lint;
+pub mod progress;
 pub mod protocol;
 pub mod report;
 pub mod rule;
 pub mod rules;
 pub mod sanitize;
+pub mod select;
 
 /// Lints one trace held in memory with every rule and returns its
 /// diagnostics, sorted. The input is numbered 0 in the diagnostics.

@@ -10,11 +10,16 @@ use crate::engine::Engine;
 /// Bytes per chunk handed to one decoding task.
 const CHUNK_BYTES: usize = 512 * 1024;
 
+/// Told the engine and how many bytes of the current input it has seen.
+pub type OnProgress = Box<dyn FnMut(&Engine, u64)>;
+
 /// A linter over any number of inputs, numbered by the caller.
 pub struct Linter {
     pub engine: Engine,
     /// The format to read; `None` detects it per input.
     pub format: Option<Format>,
+    /// Told how far into the current input (in bytes) the engine has got.
+    pub on_progress: Option<OnProgress>,
 }
 
 /// One input's progress through the pipeline: its number, format, and the
@@ -27,7 +32,11 @@ struct Cursor {
 
 impl Linter {
     pub fn new(engine: Engine, format: Option<Format>) -> Self {
-        Linter { engine, format }
+        Linter {
+            engine,
+            format,
+            on_progress: None,
+        }
     }
 
     /// Lints a whole input held in memory.
@@ -148,6 +157,9 @@ impl Linter {
             pending = decoded;
             if let Some((start, chunk)) = group.last() {
                 decoded_upto(start + chunk.len());
+                if let Some(report) = self.on_progress.as_mut() {
+                    report(&self.engine, offset + (start + chunk.len()) as u64);
+                }
             }
         }
         feed(&mut self.engine, pending, &mut cursor.lines_before);

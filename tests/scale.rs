@@ -49,6 +49,8 @@ fn write(document: &[u8], diagnostics: &[Diagnostic], format: OutputFormat, out:
         sources: &sources,
         stats: Stats::default(),
         files: 1,
+        unreadable: 0,
+        quiet: false,
     };
     report.write(format, false, out).unwrap();
 }

@@ -276,6 +276,11 @@ impl Engine {
         self.stats
     }
 
+    /// How many diagnostics were found so far (for progress reports).
+    pub fn findings(&self) -> usize {
+        self.diagnostics.len()
+    }
+
     /// Ends all sessions and returns the sorted diagnostics.
     pub fn finish(mut self) -> (Vec<Diagnostic>, Stats) {
         let mut sources: Vec<u32> = self.sources.keys().copied().collect();

@@ -20,5 +20,5 @@ pub(super) fn write(report: &Report, out: &mut dyn Sink) -> std::io::Result<()> 
             None => writeln!(out)?,
         }
     }
-    writeln!(out, "{}", report.summary_line())
+    report.write_summary(out)
 }

@@ -41,5 +41,5 @@ pub(super) fn write(report: &Report, out: &mut dyn Sink) -> std::io::Result<()> 
             data(&message)
         )?;
     }
-    writeln!(out, "{}", report.summary_line())
+    report.write_summary(out)
 }

@@ -261,6 +261,5 @@ pub(super) fn write(report: &Report, color: bool, out: &mut dyn Sink) -> std::io
         out.write_all(text.as_bytes())?;
         out.write_all(b"\n")?;
     }
-    out.write_all(report.summary_line().as_bytes())?;
-    out.write_all(b"\n")
+    report.write_summary(out)
 }

@@ -5,7 +5,9 @@ mod concise;
 mod github;
 mod human;
 mod json;
+mod junit;
 mod sarif;
+pub mod statistics;
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::engine::Stats;
@@ -29,6 +31,8 @@ pub enum OutputFormat {
     Github,
     /// SARIF 2.1.0, for code-scanning dashboards.
     Sarif,
+    /// JUnit XML: a testsuite per input, a testcase per session, a failure per finding.
+    Junit,
 }
 
 /// One input as the report names and quotes it.
@@ -44,6 +48,10 @@ pub struct Report<'a> {
     pub stats: Stats,
     /// Inputs that were read (not counting unreadable ones).
     pub files: usize,
+    /// Inputs that could not be read: the summary must not call the run clean.
+    pub unreadable: usize,
+    /// Leave out the summary line.
+    pub quiet: bool,
 }
 
 impl Report<'_> {
@@ -62,15 +70,27 @@ impl Report<'_> {
             plural(self.stats.events as usize, "event"),
             plural(self.stats.sessions as usize, "session")
         );
-        if self.diagnostics.is_empty() {
+        let unread = match self.unreadable {
+            0 => String::new(),
+            n => format!("; {} could not be read", plural(n, "input")),
+        };
+        if self.diagnostics.is_empty() && self.unreadable == 0 {
             return format!("No problems found in {scope}.");
         }
         format!(
-            "Found {}, {}, {} in {scope}.",
+            "Found {}, {}, {} in {scope}{unread}.",
             plural(self.count(Severity::Error), "error"),
             plural(self.count(Severity::Warning), "warning"),
             plural(self.count(Severity::Info), "info")
         )
+    }
+
+    /// The summary line and a newline, unless the report is quiet.
+    pub fn write_summary(&self, out: &mut dyn Sink) -> std::io::Result<()> {
+        if self.quiet {
+            return Ok(());
+        }
+        writeln!(out, "{}", self.summary_line())
     }
 
     pub fn write(
@@ -86,6 +106,7 @@ impl Report<'_> {
             OutputFormat::JsonLines => json::write_lines(self, out),
             OutputFormat::Github => github::write(self, out),
             OutputFormat::Sarif => sarif::write(self, out),
+            OutputFormat::Junit => junit::write(self, out),
         }
     }
 }

@@ -19,6 +19,21 @@ fn level(severity: Severity) -> &'static str {
     }
 }
 
+/// A path as a relative URI reference: `/` separators, and every byte but
+/// unreserved characters and `/` percent-encoded (spaces, `#`, `%`, non-ASCII).
+fn uri(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for byte in path.replace('\\', "/").bytes() {
+        match byte {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' => {
+                out.push(byte as char)
+            }
+            _ => out.push_str(&format!("%{byte:02X}")),
+        }
+    }
+    out
+}
+
 /// Keys in the order `serde_json` sorts them: the results come before the
 /// tool, and the version last.
 pub(super) fn write(report: &Report, out: &mut dyn Sink) -> std::io::Result<()> {
@@ -40,7 +55,7 @@ pub(super) fn write(report: &Report, out: &mut dyn Sink) -> std::io::Result<()> 
 
 fn location(report: &Report, source: u32, line: u64) -> Value {
     json!({"physicalLocation": {
-        "artifactLocation": {"uri": report.sources[source as usize].name},
+        "artifactLocation": {"uri": uri(&report.sources[source as usize].name)},
         "region": {"startLine": line},
     }})
 }

@@ -1,0 +1,470 @@
+//! `mcp-lint PATH...`: inputs and their configuration -> lint -> severity
+//! overrides and per-file ignores -> report -> exit code.
+
+use std::cell::RefCell;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use std::sync::Arc;
+
+use crate::baseline::Baseline;
+use crate::cli::{self, Cli, EXIT_CLEAN, EXIT_FINDINGS, EXIT_TROUBLE};
+use crate::config::{Config, ConfigError, Resolver};
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::engine::{Engine, Stats};
+use crate::input::{self, InputError, InputPath, SourceText};
+use crate::lint::Linter;
+use crate::progress::{self, Progress};
+use crate::protocol::Version;
+use crate::report::{Report, SourceInfo};
+use crate::select::Selection;
+
+/// A problem that stops the run (exit 2): a bad configuration or baseline,
+/// or a report that cannot be written.
+pub struct Usage(pub String);
+
+/// The rules, severities, failure level and protocol version that apply to
+/// the inputs of one configuration file.
+struct Settings {
+    selection: Selection,
+    fail_on: Severity,
+    version: Option<Version>,
+    config: Option<Arc<Config>>,
+}
+
+impl Settings {
+    /// The configuration's settings, with the command line's on top.
+    fn new(cli: &Cli, config: Option<Arc<Config>>) -> Settings {
+        let configured = config.as_ref().map(|c| c.selection.clone());
+        Settings {
+            selection: configured.unwrap_or_default().overlay(&cli_selection(cli)),
+            fail_on: cli
+                .fail_on
+                .map(|f| f.severity())
+                .or(config.as_ref().and_then(|c| c.fail_on))
+                .unwrap_or(Severity::Error),
+            version: cli
+                .protocol_version
+                .or(config.as_ref().and_then(|c| c.protocol_version)),
+            config,
+        }
+    }
+}
+
+/// The inputs to lint, each with the settings (an index into `settings`) that apply to it.
+struct Plan {
+    inputs: Vec<InputPath>,
+    names: Vec<String>,
+    group: Vec<usize>,
+    settings: Vec<Settings>,
+    /// Paths that could not be walked.
+    walk_errors: usize,
+}
+
+/// What linting every input produced.
+struct Linted {
+    texts: Vec<Option<SourceText>>,
+    diagnostics: Vec<Diagnostic>,
+    stats: Stats,
+    /// Inputs read, and inputs that could not be read.
+    files: usize,
+    unreadable: usize,
+}
+
+/// Runs the check and returns the exit code.
+pub fn run(cli: &Cli) -> u8 {
+    match check(cli) {
+        Ok(code) => code,
+        Err(Usage(message)) => {
+            cli::error(message);
+            EXIT_TROUBLE
+        }
+    }
+}
+
+fn check(cli: &Cli) -> Result<u8, Usage> {
+    if cli.paths.is_empty() {
+        return Err(Usage(
+            "no input: name trace files or directories, or - for stdin (see --help)".into(),
+        ));
+    }
+    set_up_threads(cli.threads)?;
+    let plan = plan(cli)?;
+    let mut linted = lint_all(cli, &plan);
+    linted.unreadable += plan.walk_errors;
+    apply_settings(&plan, &mut linted.diagnostics);
+    let stale = apply_baseline(cli, &plan.names, &mut linted)?;
+    report(cli, &linted, &plan.names)?;
+    Ok(exit_code(cli, &plan, &linted).max(stale_code(cli, stale)))
+}
+
+/// Expands the paths, finds each input's configuration, and leaves out excluded files.
+fn plan(cli: &Cli) -> Result<Plan, Usage> {
+    let config_error = |e: ConfigError| Usage(e.0);
+    let mut resolver = Resolver::new(cli.config.as_deref(), cli.isolated).map_err(config_error)?;
+    let (inputs, walk_errors) = input::expand(&cli.paths);
+    for InputError { name, message } in &walk_errors {
+        cli::error(format!("{name}: {message}"));
+    }
+    let mut plan = Plan {
+        inputs: Vec::new(),
+        names: Vec::new(),
+        group: Vec::new(),
+        settings: Vec::new(),
+        walk_errors: walk_errors.len(),
+    };
+    for input in inputs {
+        let path = config_path(cli, &input);
+        let config = resolver.for_path(&path).map_err(config_error)?;
+        if config.as_ref().is_some_and(|c| excluded(cli, c, &input)) {
+            continue;
+        }
+        let same = |s: &Settings| match (&s.config, &config) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            (a, b) => a.is_none() && b.is_none(),
+        };
+        let group = match plan.settings.iter().position(same) {
+            Some(group) => group,
+            None => {
+                plan.settings.push(Settings::new(cli, config));
+                plan.settings.len() - 1
+            }
+        };
+        plan.names.push(display_name(cli, &input));
+        plan.inputs.push(input);
+        plan.group.push(group);
+    }
+    Ok(plan)
+}
+
+/// The path an input's configuration is looked for from and its globs match.
+fn config_path(cli: &Cli, input: &InputPath) -> PathBuf {
+    match (input, &cli.stdin_filename) {
+        (InputPath::File(path), _) => path.clone(),
+        (InputPath::Stdin, Some(name)) => name.clone(),
+        (InputPath::Stdin, None) => PathBuf::from("."),
+    }
+}
+
+/// Whether `exclude` leaves out an input: a file found in a directory, or
+/// any file with --force-exclude (pre-commit names every file it lints).
+fn excluded(cli: &Cli, config: &Config, input: &InputPath) -> bool {
+    let path = config_path(cli, input);
+    // Standard input is always named on the command line.
+    let named = *input == InputPath::Stdin || cli.paths.contains(&path);
+    (cli.force_exclude || !named) && config.excludes(&path)
+}
+
+/// Severity overrides and per-file ignores, each input by its own settings.
+fn apply_settings(plan: &Plan, diagnostics: &mut Vec<Diagnostic>) {
+    diagnostics.retain_mut(|d| {
+        let source = d.location.source as usize;
+        let settings = &plan.settings[plan.group[source]];
+        settings.selection.apply_severity(d);
+        let path = match &plan.inputs[source] {
+            InputPath::File(path) => path.as_path(),
+            InputPath::Stdin => Path::new(&plan.names[source]),
+        };
+        !settings
+            .config
+            .as_ref()
+            .is_some_and(|config| config.ignores(path, d))
+    });
+}
+
+/// Leaves out the findings the baseline accepts (after writing it, with
+/// --update-baseline), warns of its stale entries, and returns how many there are.
+fn apply_baseline(cli: &Cli, names: &[String], linted: &mut Linted) -> Result<usize, Usage> {
+    let Some(path) = &cli.baseline else {
+        return Ok(0);
+    };
+    let mut baseline = match (Baseline::load(path), cli.update_baseline) {
+        (Ok(baseline), _) => baseline,
+        (Err(_), true) if !path.exists() => Baseline::default(),
+        (Err(message), _) => return Err(Usage(message)),
+    };
+    if cli.update_baseline {
+        baseline = write_baseline(cli, path, &baseline, names, linted)?;
+    }
+    let stale = baseline.suppress(&mut linted.diagnostics, names);
+    for entry in &stale {
+        warn_stale(entry);
+    }
+    Ok(stale.len())
+}
+
+/// Writes the baseline updated with this run's findings, and returns it.
+fn write_baseline(
+    cli: &Cli,
+    path: &Path,
+    baseline: &Baseline,
+    names: &[String],
+    linted: &Linted,
+) -> Result<Baseline, Usage> {
+    let shown = crate::sanitize::escape_controls(&path.to_string_lossy()).into_owned();
+    // An unreadable input's entries would be dropped as if its bugs were fixed.
+    if linted.unreadable > 0 {
+        return Err(Usage(format!(
+            "{shown}: not written, since an input could not be read"
+        )));
+    }
+    let updated = baseline.updated(&linted.diagnostics, names);
+    updated
+        .save(path)
+        .map_err(|e| Usage(format!("{shown}: {e}")))?;
+    if !cli.quiet {
+        eprintln!("mcp-lint: wrote {} findings to {shown}", updated.len());
+    }
+    Ok(updated)
+}
+
+/// Says which baseline entry matched nothing. Its text comes from a file, so
+/// it is escaped like trace text.
+fn warn_stale(entry: &crate::baseline::Entry) {
+    let escape = crate::sanitize::escape_controls;
+    let session = entry
+        .session
+        .as_deref()
+        .map(|s| format!(" (session {})", escape(s)))
+        .unwrap_or_default();
+    eprintln!(
+        "mcp-lint: stale baseline entry: {}{session}: {}: {} (×{}) no longer occurs; remove it with --update-baseline",
+        escape(&entry.file),
+        escape(&entry.rule),
+        escape(&entry.message),
+        entry.count
+    );
+}
+
+/// Stale baseline entries fail the run like findings: a fixed bug must not
+/// keep an entry that would hide its return.
+fn stale_code(cli: &Cli, stale: usize) -> u8 {
+    if stale > 0 && !cli.exit_zero {
+        EXIT_FINDINGS
+    } else {
+        EXIT_CLEAN
+    }
+}
+
+/// The selection the command line asks for.
+fn cli_selection(cli: &Cli) -> Selection {
+    Selection {
+        select: (!cli.select.is_empty()).then(|| cli.select.clone()),
+        extend_select: cli.extend_select.clone(),
+        ignore: cli.ignore.clone(),
+        severity: cli.severity.clone(),
+    }
+}
+
+fn set_up_threads(threads: Option<u16>) -> Result<(), Usage> {
+    let Some(threads) = threads else {
+        return Ok(());
+    };
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.into())
+        .build_global()
+        .map_err(|e| Usage(format!("cannot set up {threads} threads: {e}")))
+}
+
+/// The name an input is reported under.
+fn display_name(cli: &Cli, input: &InputPath) -> String {
+    match (input, &cli.stdin_filename) {
+        (InputPath::Stdin, Some(name)) => InputPath::File(name.clone()).display_name(),
+        _ => input.display_name(),
+    }
+}
+
+/// Lints every input, one engine per configuration (each has its own rules
+/// and protocol version); sources keep their numbers across engines.
+fn lint_all(cli: &Cli, plan: &Plan) -> Linted {
+    let mut linted = Linted {
+        texts: (0..plan.inputs.len()).map(|_| None).collect(),
+        diagnostics: Vec::new(),
+        stats: Stats::default(),
+        files: 0,
+        unreadable: 0,
+    };
+    let progress = Rc::new(RefCell::new(Progress::new(
+        progress::wanted(cli.quiet),
+        plan.inputs.iter().map(input_size).sum(),
+    )));
+    for (group, settings) in plan.settings.iter().enumerate() {
+        let engine = Engine::new(settings.selection.rules()).assuming_version(settings.version);
+        let mut linter = Linter::new(engine, cli.input_format.0);
+        let shared = Rc::clone(&progress);
+        linter.on_progress = Some(Box::new(move |engine: &Engine, bytes| {
+            shared
+                .borrow_mut()
+                .update(bytes, engine.stats(), engine.findings());
+        }));
+        for index in 0..plan.inputs.len() {
+            if plan.group[index] == group {
+                linted.texts[index] = lint_counted(cli, &mut linter, plan, index, &mut linted);
+                let mut progress = progress.borrow_mut();
+                progress.input_done(input_size(&plan.inputs[index]));
+                progress.update(0, linter.engine.stats(), linter.engine.findings());
+            }
+        }
+        let (diagnostics, stats) = linter.engine.finish();
+        progress.borrow_mut().engine_done(stats, diagnostics.len());
+        linted.diagnostics.extend(diagnostics);
+        linted.stats.events += stats.events;
+        linted.stats.sessions += stats.sessions;
+    }
+    progress.borrow_mut().finish();
+    Diagnostic::sort(&mut linted.diagnostics);
+    linted
+}
+
+/// The size of a file input, for the progress bar (0 for stdin).
+fn input_size(input: &InputPath) -> u64 {
+    match input {
+        InputPath::File(path) => std::fs::metadata(path).map_or(0, |m| m.len()),
+        InputPath::Stdin => 0,
+    }
+}
+
+/// Lints one input and counts it as read or unreadable.
+fn lint_counted(
+    cli: &Cli,
+    linter: &mut Linter,
+    plan: &Plan,
+    index: usize,
+    linted: &mut Linted,
+) -> Option<SourceText> {
+    let name = &plan.names[index];
+    match lint_one(linter, index as u32, &plan.inputs[index]) {
+        Ok(text) => {
+            linted.files += 1;
+            if !cli.quiet && text.as_ref().is_none_or(is_blank) {
+                eprintln!(
+                    "mcp-lint: warning: {name}: the input is empty; there is nothing to lint"
+                );
+            }
+            text
+        }
+        Err(e) => {
+            cli::error(format!("{name}: {e}"));
+            linted.unreadable += 1;
+            None
+        }
+    }
+}
+
+fn is_blank(text: &SourceText) -> bool {
+    text.bytes().iter().all(u8::is_ascii_whitespace)
+}
+
+/// Lints one input. A bug must not cost the other inputs their report: a
+/// panic while linting one input is reported as an internal error, and the run goes on.
+fn lint_one(
+    linter: &mut Linter,
+    source: u32,
+    input: &InputPath,
+) -> std::io::Result<Option<SourceText>> {
+    let linted = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match input {
+        InputPath::File(path) => SourceText::open(path).map(|text| {
+            match &text {
+                SourceText::Mapped(map) => linter.lint_mapped(source, map),
+                SourceText::Owned(bytes) => linter.lint_bytes(source, bytes),
+            };
+            Some(text)
+        }),
+        InputPath::Stdin => lint_stdin(linter, source),
+    }));
+    linted.unwrap_or_else(|panic| {
+        let why = panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        Err(std::io::Error::other(format!(
+            "internal error while linting (please report it): {}",
+            crate::sanitize::escape_controls(&why)
+        )))
+    })
+}
+
+/// Reads stdin through the linter, spooling it to a temporary file so the
+/// report can quote its lines afterwards.
+fn lint_stdin(linter: &mut Linter, source: u32) -> std::io::Result<Option<SourceText>> {
+    let mut spool = tempfile::tempfile()?;
+    {
+        let mut writer = std::io::BufWriter::new(&mut spool);
+        linter.lint_reader(source, std::io::stdin().lock(), Some(&mut writer))?;
+        writer.flush()?;
+    }
+    // Kept as text even when empty: only an unreadable input has none.
+    if spool.metadata()?.len() == 0 {
+        return Ok(Some(SourceText::Owned(Vec::new())));
+    }
+    // SAFETY: the spool is an unnamed temporary file only this process can reach.
+    let map = unsafe { memmap2::Mmap::map(&spool)? };
+    Ok(Some(SourceText::Mapped(map)))
+}
+
+/// Writes the report to stdout or --output-file. A reader that stops early
+/// (`| head`) is no error: the exit code still tells the findings.
+fn report(cli: &Cli, linted: &Linted, names: &[String]) -> Result<(), Usage> {
+    let sources: Vec<SourceInfo> = names
+        .iter()
+        .zip(&linted.texts)
+        .map(|(name, text)| SourceInfo {
+            name: name.clone(),
+            text: text.as_ref(),
+        })
+        .collect();
+    let report = Report {
+        diagnostics: &linted.diagnostics,
+        sources: &sources,
+        stats: linted.stats,
+        files: linted.files,
+        unreadable: linted.unreadable,
+        quiet: cli.quiet,
+    };
+    let written = match &cli.output_file {
+        Some(path) => write_file(cli, &report, path),
+        None => {
+            use std::io::IsTerminal;
+            let stdout = std::io::stdout();
+            let color = cli::use_color(cli.color, stdout.is_terminal());
+            write_to(cli, &report, color, &mut stdout.lock())
+        }
+    };
+    match written {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(Usage(format!("cannot write the report: {e}")))
+        }
+        _ => Ok(()),
+    }
+}
+
+fn write_file(cli: &Cli, report: &Report, path: &PathBuf) -> std::io::Result<()> {
+    let color = cli::use_color(cli.color, false);
+    let mut file = std::fs::File::create(path)
+        .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", path.to_string_lossy())))?;
+    write_to(cli, report, color, &mut file)
+}
+
+fn write_to(cli: &Cli, report: &Report, color: bool, out: &mut dyn Write) -> std::io::Result<()> {
+    let mut out = std::io::BufWriter::new(out);
+    if cli.statistics {
+        crate::report::statistics::write(report, &mut out)?;
+    } else {
+        report.write(cli.format, color, &mut out)?;
+    }
+    out.flush()
+}
+
+fn exit_code(cli: &Cli, plan: &Plan, linted: &Linted) -> u8 {
+    let fails = |d: &Diagnostic| {
+        d.severity >= plan.settings[plan.group[d.location.source as usize]].fail_on
+    };
+    if linted.unreadable > 0 {
+        EXIT_TROUBLE
+    } else if !cli.exit_zero && linted.diagnostics.iter().any(fails) {
+        EXIT_FINDINGS
+    } else {
+        EXIT_CLEAN
+    }
+}
