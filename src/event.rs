@@ -259,21 +259,88 @@ pub struct Message {
 
 /// A JSON value as written in the trace (valid JSON, no surrounding space).
 /// Typed views are parsed from it on demand.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Json(Box<str>);
+#[derive(Clone)]
+pub struct Json {
+    text: JsonText,
+    /// Where the first `"_meta"` member name is, found while decoding (in
+    /// parallel) so the engine's thread never scans text that has none.
+    first_meta: Option<u32>,
+}
+
+/// Where a raw member's text lives: a range of the chunk its line was
+/// decoded from (shared by every member of the chunk, so a message costs no
+/// allocation of its own), or a copy when it was not read from a chunk (an
+/// HTTP body, a log line's payload).
+#[derive(Clone)]
+enum JsonText {
+    InChunk {
+        chunk: std::sync::Arc<[u8]>,
+        start: u32,
+        len: u32,
+    },
+    Owned(Box<str>),
+}
+
+/// The member name that opens a `_meta` object.
+pub static META_MEMBER: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+    std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"\"_meta\""));
+
+impl fmt::Debug for Json {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.text())
+    }
+}
+
+impl PartialEq for Json {
+    fn eq(&self, other: &Json) -> bool {
+        self.text() == other.text()
+    }
+}
+
+impl Eq for Json {}
 
 impl Json {
-    pub(crate) fn of(raw: &serde_json::value::RawValue) -> Json {
-        Json(raw.get().into())
+    /// `raw`'s text: a range of `chunk` when it lies there, else a copy.
+    pub(crate) fn of(
+        raw: &serde_json::value::RawValue,
+        chunk: Option<&std::sync::Arc<[u8]>>,
+    ) -> Json {
+        let text = raw.get();
+        let first_meta = META_MEMBER.find(text.as_bytes()).map(|at| at as u32);
+        let in_chunk = chunk.and_then(|chunk| {
+            let start = (text.as_ptr() as usize).checked_sub(chunk.as_ptr() as usize)?;
+            let fits = start + text.len() <= chunk.len() && chunk.len() <= u32::MAX as usize;
+            fits.then(|| JsonText::InChunk {
+                chunk: chunk.clone(),
+                start: start as u32,
+                len: text.len() as u32,
+            })
+        });
+        Json {
+            text: in_chunk.unwrap_or_else(|| JsonText::Owned(text.into())),
+            first_meta,
+        }
     }
 
     pub fn text(&self) -> &str {
-        &self.0
+        match &self.text {
+            JsonText::Owned(text) => text,
+            // The range was a `&str` when it was taken, so it is UTF-8.
+            JsonText::InChunk { chunk, start, len } => {
+                let bytes = &chunk[*start as usize..(*start + *len) as usize];
+                std::str::from_utf8(bytes).unwrap_or_default()
+            }
+        }
+    }
+
+    /// The text from the first `"_meta"` member name on, if it has one.
+    pub fn from_first_meta(&self) -> Option<&str> {
+        self.first_meta.map(|at| &self.text()[at as usize..])
     }
 
     /// The value as `T`, if it has that shape.
     pub fn parse<'a, T: serde::Deserialize<'a>>(&'a self) -> Option<T> {
-        serde_json::from_str(&self.0).ok()
+        serde_json::from_str(self.text()).ok()
     }
 
     pub fn value(&self) -> Option<serde_json::Value> {

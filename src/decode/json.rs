@@ -262,9 +262,18 @@ pub(crate) fn method_name(name: Cow<'_, str>) -> Method {
     }
 }
 
-fn params_of(raw: Option<&RawValue>, problems: &mut Vec<ShapeProblem>) -> Params {
+/// The lean params: read only where they can hold a lean field (the
+/// members of a cancellation or progress notification, or a `_meta`), so
+/// most params are scanned once, as raw text, and not parsed again.
+fn params_of(raw: Option<&RawValue>, method: &str, problems: &mut Vec<ShapeProblem>) -> Params {
+    let text = raw.map_or("", RawValue::get);
+    let lean = matches!(method, "notifications/cancelled" | "notifications/progress")
+        || crate::event::META_MEMBER.find(text.as_bytes()).is_some();
+    if !text.starts_with(['{', '[']) || !lean && text.starts_with('{') {
+        return params_not_read(raw, problems);
+    }
     // The whole line already parsed, so the member is valid JSON.
-    let raw = raw.and_then(|raw| serde_json::from_str::<ObjectOr<RawParams>>(raw.get()).ok());
+    let raw = serde_json::from_str::<ObjectOr<RawParams>>(text).ok();
     let raw = match raw {
         None => return Params::default(),
         Some(ObjectOr::Object(p)) => p,
@@ -297,6 +306,23 @@ fn params_of(raw: Option<&RawValue>, problems: &mut Vec<ShapeProblem>) -> Params
         total: number_field(raw.total),
         message_invalid: non_string(raw.message),
         not_object: false,
+    }
+}
+
+/// Params with no lean field to read: absent, an object without one, or a
+/// value that is not structured at all (a shape problem).
+fn params_not_read(raw: Option<&RawValue>, problems: &mut Vec<ShapeProblem>) -> Params {
+    match raw.map(kind_of) {
+        None | Some(JsonKind::Object) => Params::default(),
+        Some(kind) => {
+            if kind != JsonKind::Array {
+                problems.push(ShapeProblem::ParamsNotStructured(kind));
+            }
+            Params {
+                not_object: true,
+                ..Params::default()
+            }
+        }
     }
 }
 
@@ -339,6 +365,29 @@ fn error_problems(raw: &RawValue, problems: &mut Vec<ShapeProblem>) -> Option<i6
     }
 }
 
+thread_local! {
+    /// The chunk this thread is decoding, if any (see [`decoding_shared`]).
+    static SHARED_CHUNK: std::cell::RefCell<Option<std::sync::Arc<[u8]>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Decodes `chunk` from one shared copy of it, so the raw members of its
+/// messages are ranges of that copy rather than an allocation each. (A
+/// thread-local rather than a parameter: every line format's decoder reaches
+/// the members through [`messages_of`], and only this one call knows the chunk.)
+pub(crate) fn decoding_shared<R>(chunk: &[u8], decode: impl FnOnce(&[u8]) -> R) -> R {
+    let shared: std::sync::Arc<[u8]> = std::sync::Arc::from(chunk);
+    SHARED_CHUNK.with_borrow_mut(|current| *current = Some(shared.clone()));
+    let result = decode(&shared);
+    SHARED_CHUNK.with_borrow_mut(|current| *current = None);
+    result
+}
+
+/// A raw member, as a range of the chunk being decoded when it lies there.
+fn shared_json(raw: &RawValue) -> Json {
+    SHARED_CHUNK.with_borrow(|chunk| Json::of(raw, chunk.as_ref()))
+}
+
 /// Reduces one parsed message to its lean form.
 pub(crate) fn message_of(raw: ObjectOr<RawMessage<'_>>) -> Message {
     let mut problems = Vec::new();
@@ -371,7 +420,7 @@ pub(crate) fn message_of(raw: ObjectOr<RawMessage<'_>>) -> Message {
                 Cow::Borrowed("")
             }
         };
-        let params = params_of(raw.params, &mut problems);
+        let params = params_of(raw.params, &method, &mut problems);
         match id {
             Some(id) => Body::Request { id, method, params },
             None => Body::Notification { method, params },
@@ -404,9 +453,9 @@ pub(crate) fn message_of(raw: ObjectOr<RawMessage<'_>>) -> Message {
         Body::Unclassifiable
     };
     let members = Members {
-        params: raw.params.map(Json::of),
-        result: raw.result.map(Json::of),
-        error: raw.error.map(Json::of),
+        params: raw.params.map(shared_json),
+        result: raw.result.map(shared_json),
+        error: raw.error.map(shared_json),
     };
     Message {
         body,

@@ -294,19 +294,21 @@ pub(crate) fn line_location(source: u32, number: u64, offset: u64, line: &[u8]) 
 
 /// Decodes every line of `chunk`, which starts at byte `offset` of its input.
 pub fn decode_chunk(chunk: &[u8], offset: u64, source: u32, format: Format) -> DecodedChunk {
-    let mut decoded = DecodedChunk {
-        // About one event per 200 bytes of trace: grow rarely.
-        events: Vec::with_capacity(chunk.len() / 200 + 16),
-        lines: 0,
-    };
-    for (number, start, line) in lines(chunk) {
-        decoded.lines = number;
-        if !is_blank(line) {
-            let location = line_location(source, number, offset + start as u64, line);
-            decode_line(line, location, format, &mut decoded.events);
+    json::decoding_shared(chunk, |chunk| {
+        let mut decoded = DecodedChunk {
+            // About one event per 200 bytes of trace: grow rarely.
+            events: Vec::with_capacity(chunk.len() / 200 + 16),
+            lines: 0,
+        };
+        for (number, start, line) in lines(chunk) {
+            decoded.lines = number;
+            if !is_blank(line) {
+                let location = line_location(source, number, offset + start as u64, line);
+                decode_line(line, location, format, &mut decoded.events);
+            }
         }
-    }
-    decoded
+        decoded
+    })
 }
 
 /// Decodes a whole input of a document format into events in trace order.

@@ -4,15 +4,12 @@
 
 use std::borrow::Cow;
 use std::fmt;
-use std::sync::LazyLock;
-
-use memchr::memmem;
 
 use serde::de::{IgnoredAny, MapAccess, Visitor};
 use serde::Deserialize;
 
 use crate::diagnostic::Severity;
-use crate::event::Body;
+use crate::event::{Body, META_MEMBER};
 use crate::protocol::{meta, SpecPage, Version, Versions};
 use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
 
@@ -79,10 +76,6 @@ impl<'de> Visitor<'de> for MetaVisitor<'_> {
     }
 }
 
-/// The member name that opens a `_meta` object, searched once per message.
-static META_MEMBER: LazyLock<memmem::Finder<'static>> =
-    LazyLock::new(|| memmem::Finder::new(b"\"_meta\""));
-
 fn check(ctx: &Ctx, out: &mut Out) {
     let (Some(message), Some(version)) = (ctx.message, ctx.version) else {
         return;
@@ -91,8 +84,11 @@ fn check(ctx: &Ctx, out: &mut Out) {
         Body::Response { .. } => message.members.result.as_ref(),
         _ => message.members.params.as_ref(),
     };
-    let Some(member) = member else { return };
-    let odd = odd_keys(member.text(), version);
+    // The decoder noted where the first `_meta` is: most messages have none.
+    let Some(text) = member.and_then(|m| m.from_first_meta()) else {
+        return;
+    };
+    let odd = odd_keys(text, version);
     if !odd.malformed.is_empty() {
         out.push(ctx.diagnostic(
             &META,
