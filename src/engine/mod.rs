@@ -345,6 +345,9 @@ fn versions_of(session: &Session, event: &Event) -> Versions {
             // of one of them (`initialize` opens a handshake-era session),
             // unless the session is known to speak none of them.
             let possible = session.possible_versions();
+            if possible.single().is_some() {
+                return possible; // the usual case: nothing left to narrow
+            }
             let exists = message
                 .method()
                 .map_or(Versions::NONE, crate::protocol::methods::versions_of);
