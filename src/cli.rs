@@ -191,6 +191,10 @@ pub enum Command {
     },
     /// Print the man page (roff), for `man -l -` or a man directory.
     Manpage,
+    /// Run a stdio server and relay between it and the client that started
+    /// mcp-lint, recording every line to a canonical trace (name mcp-lint as
+    /// the server in the client's configuration, the server after --).
+    Record(crate::record::Options),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -282,6 +286,10 @@ pub fn run(cli: Cli) -> u8 {
             return written(stdout.write_all(&script));
         }
         Some(Command::Manpage) => return written(write_manpage(&mut stdout)),
+        Some(Command::Record(options)) => {
+            drop(stdout);
+            return crate::record::run(options);
+        }
         None => {}
     }
     if cli.list_rules {

@@ -25,6 +25,7 @@ pub mod input;
 pub mod lint;
 pub mod progress;
 pub mod protocol;
+pub mod record;
 pub mod report;
 pub mod rule;
 pub mod rules;

@@ -35,6 +35,16 @@ pub enum OutputFormat {
     Junit,
 }
 
+/// One finding as a concise line (`path:line: severity[rule]: message`), for
+/// reports written as findings arrive, such as `mcp-lint record --lint`.
+pub fn write_concise_line(
+    d: &Diagnostic,
+    name: &str,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    concise::write_line(d, name, out)
+}
+
 /// One input as the report names and quotes it.
 pub struct SourceInfo<'a> {
     pub name: String,
