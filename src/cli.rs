@@ -195,6 +195,9 @@ pub enum Command {
     /// mcp-lint, recording every line to a canonical trace (name mcp-lint as
     /// the server in the client's configuration, the server after --).
     Record(crate::record::Options),
+    /// Tell the story of one request: the request, its progress,
+    /// cancellation and response, with their times, and the findings about it.
+    Explain(crate::explain_request::Options),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -286,6 +289,10 @@ pub fn run(cli: Cli) -> u8 {
             return written(stdout.write_all(&script));
         }
         Some(Command::Manpage) => return written(write_manpage(&mut stdout)),
+        Some(Command::Explain(options)) => {
+            drop(stdout);
+            return crate::explain_request::run(options);
+        }
         Some(Command::Record(options)) => {
             drop(stdout);
             return crate::record::run(options);

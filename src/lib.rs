@@ -20,6 +20,7 @@ pub mod diagnostic;
 pub mod engine;
 pub mod event;
 pub mod explain;
+pub mod explain_request;
 pub mod generate;
 pub mod input;
 pub mod lint;
