@@ -198,6 +198,9 @@ pub enum Command {
     /// Tell the story of one request: the request, its progress,
     /// cancellation and response, with their times, and the findings about it.
     Explain(crate::explain_request::Options),
+    /// Write a copy of a trace safe to share: free text becomes placeholders
+    /// of the same JSON type; what the rules read is kept.
+    Redact(crate::redact::Options),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -289,6 +292,7 @@ pub fn run(cli: Cli) -> u8 {
             return written(stdout.write_all(&script));
         }
         Some(Command::Manpage) => return written(write_manpage(&mut stdout)),
+        Some(Command::Redact(options)) => return crate::redact::run(options),
         Some(Command::Explain(options)) => {
             drop(stdout);
             return crate::explain_request::run(options);

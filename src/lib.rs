@@ -27,6 +27,7 @@ pub mod lint;
 pub mod progress;
 pub mod protocol;
 pub mod record;
+pub mod redact;
 pub mod report;
 pub mod rule;
 pub mod rules;

@@ -9,6 +9,10 @@ use std::process::{Child, ChildStdout, Command, Stdio};
 
 use serde_json::Value;
 
+#[path = "support/findings.rs"]
+mod support;
+use support::findings;
+
 /// Replays its script: the server lines before the first client line, then
 /// after each client line it receives, the server lines that followed it.
 /// Every received byte goes to a file; a line holding `die_on` kills it.
@@ -151,20 +155,6 @@ fn joined(lines: impl IntoIterator<Item = impl AsRef<str>>) -> Vec<u8> {
         .collect()
 }
 
-/// (rule, line, severity) of every finding, the way the reports compare.
-fn findings(trace: &str) -> Vec<(String, u64, String)> {
-    mcp_lint::lint_str(trace)
-        .into_iter()
-        .map(|d| {
-            (
-                d.rule.id.to_string(),
-                d.location.line,
-                d.severity.to_string(),
-            )
-        })
-        .collect()
-}
-
 fn fixtures() -> Vec<PathBuf> {
     let mut paths = vec![root().join("testdata/session-with-violations.jsonl")];
     for dir in ["testdata/sessions", "testdata/races"] {
@@ -211,7 +201,11 @@ fn replayed_sessions_are_relayed_unchanged_and_lint_like_the_original() {
         assert_eq!(tail[0]["event"], "closed", "{name}: {trace}");
         assert_eq!(tail[0]["status"], 0, "{name}: {trace}");
         assert_eq!(tail[1]["event"], "closed", "{name}: {trace}");
-        assert_eq!(findings(&trace), findings(&original), "{name}:\n{trace}");
+        assert_eq!(
+            findings(trace.as_bytes()),
+            findings(original.as_bytes()),
+            "{name}:\n{trace}"
+        );
         replayed += 1;
     }
     assert!(replayed >= 10, "only {replayed} fixtures could be replayed");
@@ -242,7 +236,7 @@ fn a_server_killed_mid_request_leaves_a_valid_trace_that_says_so() {
         (Some("server"), Some("closed"))
     );
     assert_eq!(last["signal"], 9);
-    let found = findings(&trace);
+    let found = findings(trace.as_bytes());
     assert!(
         found
             .iter()
@@ -270,7 +264,7 @@ fn live_lint_reports_findings_and_the_summary() {
     let (run, _, status) = replay(&session, &["--lint", "--lint-output", "findings.txt"]);
     assert!(status.success());
     let live = std::fs::read_to_string(run.dir.path().join("findings.txt")).unwrap();
-    let expected = findings(&original);
+    let expected = findings(original.as_bytes());
     assert!(!expected.is_empty());
     for (rule, line, severity) in &expected {
         let shown = format!("trace.jsonl:{line}: {severity}[{rule}]");
