@@ -19,9 +19,13 @@ use crate::event::{Location, Side};
 use crate::sanitize::display_bytes;
 
 /// Operations drawn per session; a bigger session says how many it left out.
-const MAX_OPERATIONS: usize = 2000;
+const MAX_OPERATIONS: usize = 1000;
 /// Characters of a quoted line.
-const MAX_LINE_CHARS: usize = 400;
+const MAX_LINE_CHARS: usize = 200;
+/// Findings listed with their evidence lines; the rest are listed without,
+/// so a trace with thousands of findings still gives a page a browser opens
+/// quickly.
+const MAX_QUOTED: usize = 500;
 const WIDTH: f64 = 1000.0;
 const LANE: f64 = 70.0;
 
@@ -182,14 +186,14 @@ fn svg(timeline: &Timeline, found: &[(usize, &Diagnostic)], page: &mut String) {
             esc(&point.what)
         );
     }
-    for (index, d) in found {
+    for (index, d) in found.iter().take(MAX_OPERATIONS) {
         marker(*index, d, timeline, &scale, page);
     }
     page.push_str("</svg>");
-    if timeline.operations.len() > MAX_OPERATIONS {
+    if timeline.operations.len().max(found.len()) > MAX_OPERATIONS {
         let _ = write!(
             page,
-            "<p>The first {MAX_OPERATIONS} operations are drawn.</p>"
+            "<p>The first {MAX_OPERATIONS} operations and findings are drawn; the list has every finding.</p>"
         );
     }
 }
@@ -278,10 +282,9 @@ fn marker(index: usize, d: &Diagnostic, timeline: &Timeline, scale: &Scale, page
     let (x, y) = (scale.x(*at), lane_top(d.from) + 2.0);
     let _ = write!(
         page,
-        "<a href=\"#f{index}\" class=\"finding\" data-severity=\"{sev}\" data-rule=\"{rule}\" data-session=\"{session}\"><path class=\"{sev}\" d=\"M{:.1} {y}l5 9h-10z\"><title>line {}: {sev}[{rule}] {}</title></path></a>",
+        "<a href=\"#f{index}\" class=\"finding\" data-severity=\"{sev}\" data-rule=\"{rule}\" data-session=\"{session}\"><path class=\"{sev}\" d=\"M{:.1} {y}l5 9h-10z\"><title>line {}: {sev}[{rule}]</title></path></a>",
         x,
         d.location.line,
-        esc(&d.message),
         sev = d.severity,
         rule = d.rule.id,
         session = esc(&session_key(d.location.source, d.session.as_deref())),
@@ -307,19 +310,27 @@ fn findings(report: &Report, page: &mut String) {
         if let Some(url) = &d.spec_url {
             let _ = write!(page, " (<a href=\"{}\">spec</a>)", esc(url));
         }
-        evidence(source, d.location, "", &mut anchored, page);
-        for related in &d.related {
-            evidence(
-                source,
-                related.location,
-                &related.message,
-                &mut anchored,
-                page,
-            );
+        if index < MAX_QUOTED {
+            evidence(source, d.location, "", &mut anchored, page);
+            for related in &d.related {
+                evidence(
+                    source,
+                    related.location,
+                    &related.message,
+                    &mut anchored,
+                    page,
+                );
+            }
         }
         page.push_str("</li>\n");
     }
     page.push_str("</ol>\n");
+    if report.diagnostics.len() > MAX_QUOTED {
+        let _ = write!(
+            page,
+            "<p>The first {MAX_QUOTED} findings quote their evidence; the human report quotes all.</p>"
+        );
+    }
 }
 
 /// A quoted line of the trace; the first quote of each line is its anchor.
