@@ -74,6 +74,11 @@ pub struct Cli {
     #[arg(value_name = "PATH")]
     pub paths: Vec<PathBuf>,
 
+    /// Tail this growing trace or client log, printing findings (concise)
+    /// as lines arrive, across truncation and rotation, until interrupted.
+    #[arg(long, value_name = "FILE", conflicts_with = "paths")]
+    pub follow: Option<PathBuf>,
+
     /// Output format.
     #[arg(long, value_enum, default_value_t = OutputFormat::Human)]
     pub format: OutputFormat,
@@ -307,5 +312,8 @@ pub fn run(cli: Cli) -> u8 {
         return run_rule_command(None, ListFormat::Text, &mut stdout);
     }
     drop(stdout);
+    if let Some(path) = &cli.follow {
+        return crate::follow::run(&cli, path);
+    }
     crate::check::run(&cli)
 }

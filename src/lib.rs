@@ -21,6 +21,7 @@ pub mod engine;
 pub mod event;
 pub mod explain;
 pub mod explain_request;
+pub mod follow;
 pub mod generate;
 pub mod input;
 pub mod lint;
