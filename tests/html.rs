@@ -124,3 +124,73 @@ fn the_page_holds_the_summary_the_timeline_and_every_finding() {
     // Self-contained: nothing is fetched.
     assert!(!page.contains("<link") && !page.contains(" src="));
 }
+
+/// Chromium, when installed (`.ci/run` installs it): the test is skipped, and
+/// says so, where it is not.
+fn chromium() -> Option<&'static str> {
+    ["chromium", "chromium-browser"].into_iter().find(|name| {
+        Command::new(name)
+            .arg("--version")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    })
+}
+
+fn headless(browser: &str, profile: &Path, args: &[&str], page: &Path) -> std::process::Output {
+    Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--window-size=1200,900",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .args(args)
+        .arg(format!("file://{}", page.display()))
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_browser_renders_the_report_and_runs_only_its_script() {
+    let Some(browser) = chromium() else {
+        eprintln!("chromium is not installed: the browser test is skipped");
+        return;
+    };
+    // Payloads that would change the page if they ran.
+    let trace = HOSTILE
+        .replace("alert(1)", "document.title='pwned'")
+        .replace("alert(3)", "document.body.setAttribute('data-pwned','1')")
+        .replace("alert(5)", "document.body.setAttribute('data-pwned','1')");
+    let (html, _) = report(&trace);
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("report.html");
+    std::fs::write(&page, &html).unwrap();
+    let dom = headless(browser, &dir.path().join("profile"), &["--dump-dom"], &page);
+    let dom = String::from_utf8_lossy(&dom.stdout);
+    assert!(
+        dom.contains("<body data-ready=\"1\">"),
+        "the report's own script did not run:\n{dom}"
+    );
+    assert!(
+        !dom.contains("pwned\"") && !dom.contains("<title>pwned"),
+        "a trace's script ran"
+    );
+    assert!(!dom.contains("<img"), "a trace's tag became an element");
+    assert_eq!(
+        dom.matches("<li class=\"finding\"").count(),
+        mcp_lint::lint_str(&trace).len()
+    );
+    assert!(dom.contains("<rect class=\"op"), "no timeline");
+    // The screenshot is kept for people to look at.
+    let shot = Path::new(env!("CARGO_TARGET_TMPDIR")).join("html-report.png");
+    let shot_arg = format!("--screenshot={}", shot.display());
+    headless(browser, &dir.path().join("profile"), &[&shot_arg], &page);
+    assert!(
+        std::fs::metadata(&shot).is_ok_and(|m| m.len() > 0),
+        "no screenshot"
+    );
+}

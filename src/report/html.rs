@@ -373,7 +373,10 @@ fn script(page: &mut String, nonce: &str) {
     page.push('\n');
 }
 
+/// It marks the page as scripted (`data-ready`), which the browser test checks
+/// to know the policy let this script, and only this one, run.
 const SCRIPT: &str = "(function(){\
+document.body.dataset.ready='1';\
 var rank={info:0,warning:1,error:2};\
 var sev=document.getElementById('f-severity'),rule=document.getElementById('f-rule'),ses=document.getElementById('f-session');\
 function apply(){\

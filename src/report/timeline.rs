@@ -156,11 +156,13 @@ fn find(open: &Open, requester: Option<Side>, id: &Key) -> Option<usize> {
     exact.or_else(|| open.by_id.get(&(None, id.clone())).copied())
 }
 
+/// A response ends its operation; one after another response or after the
+/// cancellation is also marked late.
 fn answer(operation: &mut Operation, x: f64) {
-    match operation.end.is_some() || operation.cancel.is_some() {
-        true => operation.late.push(x),
-        false => operation.end = Some(x),
+    if operation.end.is_some() || operation.cancel.is_some() {
+        operation.late.push(x);
     }
+    operation.end.get_or_insert(x);
 }
 
 /// Progress and cancellation join their operation; other notifications are points.
