@@ -176,6 +176,7 @@ fn record(options: &Options) -> Result<u8, String> {
         lint,
     }));
     let mut child = spawn(&options.command)?;
+    forward_signals(&child);
     let status = relay(&mut child, &trace)?;
     let mut trace = lock(&trace);
     trace.write(Side::Server, &exit_body(status));
@@ -188,6 +189,38 @@ fn record(options: &Options) -> Result<u8, String> {
     }
     Ok(exit_code(status))
 }
+
+/// The server's process id, for the signal handler to forward to.
+#[cfg(unix)]
+static SERVER_PID: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(0);
+
+#[cfg(unix)]
+extern "C" fn forward(signal: libc::c_int) {
+    let pid = SERVER_PID.load(std::sync::atomic::Ordering::SeqCst);
+    if pid > 0 {
+        // SAFETY: kill(2) is async-signal-safe; the pid is our own child's.
+        unsafe { libc::kill(pid, signal) };
+    }
+}
+
+/// SIGINT and SIGTERM go to the server instead of ending mcp-lint: the
+/// server decides how to stop, and the relay then records its exit like any
+/// other, so the trace ends with the `closed` events.
+#[cfg(unix)]
+fn forward_signals(child: &Child) {
+    let Ok(pid) = i32::try_from(child.id()) else {
+        return;
+    };
+    SERVER_PID.store(pid, std::sync::atomic::Ordering::SeqCst);
+    let handler = forward as extern "C" fn(libc::c_int) as libc::sighandler_t;
+    for signal in [libc::SIGINT, libc::SIGTERM] {
+        // SAFETY: the handler only reads an atomic and calls kill(2).
+        unsafe { libc::signal(signal, handler) };
+    }
+}
+
+#[cfg(not(unix))]
+fn forward_signals(_: &Child) {}
 
 fn lock(trace: &SharedTrace) -> std::sync::MutexGuard<'_, Trace> {
     // A relay thread that panicked left whole records behind: go on.

@@ -308,3 +308,37 @@ fn a_server_that_cannot_start_is_a_usage_error() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot run"));
 }
+
+#[test]
+fn sigterm_reaches_the_server_and_the_trace_ends_with_its_exit() {
+    let original =
+        std::fs::read_to_string(root().join("testdata/sessions/clean-2025-06-18.jsonl")).unwrap();
+    let session = session_of(&original).unwrap();
+    let mut run = start(&session, None, &[]);
+    let mut relayed = Vec::new();
+    run.read_lines(session.before.len(), &mut relayed);
+    let (line, replies) = &session.turns[0];
+    run.send(line);
+    run.read_lines(replies.len(), &mut relayed);
+    // The relay is up and the server answering: mcp-lint gets SIGTERM.
+    let pid = run.child.id().to_string();
+    assert!(Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .unwrap()
+        .success());
+    run.stdout.read_to_end(&mut relayed).unwrap();
+    let status = run.child.wait().unwrap();
+    assert_eq!(
+        status.code(),
+        Some(128 + 15),
+        "mcp-lint exits with the server's status"
+    );
+    let trace = run.trace();
+    let last: Value = serde_json::from_str(trace.lines().last().unwrap()).unwrap();
+    assert_eq!(
+        (last["event"].as_str(), last["signal"].as_i64()),
+        (Some("closed"), Some(15)),
+        "{trace}"
+    );
+}
