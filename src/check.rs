@@ -247,7 +247,7 @@ fn stale_code(cli: &Cli, stale: usize) -> u8 {
 }
 
 /// The selection the command line asks for.
-fn cli_selection(cli: &Cli) -> Selection {
+pub(crate) fn cli_selection(cli: &Cli) -> Selection {
     Selection {
         select: (!cli.select.is_empty()).then(|| cli.select.clone()),
         extend_select: cli.extend_select.clone(),

@@ -74,6 +74,11 @@ pub struct Cli {
     #[arg(value_name = "PATH")]
     pub paths: Vec<PathBuf>,
 
+    /// Tail this growing trace or client log, printing findings (concise)
+    /// as lines arrive, across truncation and rotation, until interrupted.
+    #[arg(long, value_name = "FILE", conflicts_with = "paths")]
+    pub follow: Option<PathBuf>,
+
     /// Output format.
     #[arg(long, value_enum, default_value_t = OutputFormat::Human)]
     pub format: OutputFormat,
@@ -191,6 +196,16 @@ pub enum Command {
     },
     /// Print the man page (roff), for `man -l -` or a man directory.
     Manpage,
+    /// Run a stdio server and relay between it and the client that started
+    /// mcp-lint, recording every line to a canonical trace (name mcp-lint as
+    /// the server in the client's configuration, the server after --).
+    Record(crate::record::Options),
+    /// Tell the story of one request: the request, its progress,
+    /// cancellation and response, with their times, and the findings about it.
+    Explain(crate::explain_request::Options),
+    /// Write a copy of a trace safe to share: free text becomes placeholders
+    /// of the same JSON type; what the rules read is kept.
+    Redact(crate::redact::Options),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -282,11 +297,23 @@ pub fn run(cli: Cli) -> u8 {
             return written(stdout.write_all(&script));
         }
         Some(Command::Manpage) => return written(write_manpage(&mut stdout)),
+        Some(Command::Redact(options)) => return crate::redact::run(options),
+        Some(Command::Explain(options)) => {
+            drop(stdout);
+            return crate::explain_request::run(options);
+        }
+        Some(Command::Record(options)) => {
+            drop(stdout);
+            return crate::record::run(options);
+        }
         None => {}
     }
     if cli.list_rules {
         return run_rule_command(None, ListFormat::Text, &mut stdout);
     }
     drop(stdout);
+    if let Some(path) = &cli.follow {
+        return crate::follow::run(&cli, path);
+    }
     crate::check::run(&cli)
 }

@@ -50,6 +50,32 @@ pub fn parse_rfc3339_ms(text: &str) -> Option<f64> {
     Some(seconds as f64 * 1000.0 + fraction_ms)
 }
 
+/// The RFC 3339 date-time (UTC, milliseconds) of `ms` milliseconds since the
+/// Unix epoch: what the recorder writes, and how `explain` shows times.
+pub fn format_rfc3339_ms(ms: f64) -> String {
+    let total = ms.round() as i64;
+    let (days, in_day) = (total.div_euclid(86_400_000), total.rem_euclid(86_400_000));
+    let (year, month, day) = civil_from_days(days);
+    let (hour, minute) = (in_day / 3_600_000, in_day / 60_000 % 60);
+    let (second, milli) = (in_day / 1000 % 60, in_day % 1000);
+    format!("{year:04}-{month:02}-{day:02}T{hour:02}:{minute:02}:{second:02}.{milli:03}Z")
+}
+
+/// The date of a day since 1970-01-01 (Howard Hinnant's civil-from-days).
+fn civil_from_days(days: i64) -> (i64, i64, i64) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let day_of_era = z - era * 146_097;
+    let year_of_era =
+        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let mp = (5 * day_of_year + 2) / 153;
+    let day = day_of_year - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = year_of_era + era * 400 + i64::from(month <= 2);
+    (year, month, day)
+}
+
 fn zone(input: &str) -> IResult<&str, i64> {
     if let Ok((rest, _)) = one_of::<_, _, nom::error::Error<&str>>("Zz").parse(input) {
         return Ok((rest, 0));
@@ -84,6 +110,17 @@ fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn formats_what_it_parses() {
+        for text in [
+            "1970-01-01T00:00:00.000Z",
+            "2024-02-29T23:59:59.999Z",
+            "2026-11-30T07:00:00.123Z",
+        ] {
+            assert_eq!(format_rfc3339_ms(parse_rfc3339_ms(text).unwrap()), text);
+        }
+    }
 
     #[test]
     fn parses_utc_and_offsets() {

@@ -1,24 +1,35 @@
 //! Concise output: `path:line: severity[rule]: message`, one line each (grep, editors).
 
 use super::{Report, Sink};
+use std::io::Write;
+
+use crate::diagnostic::Diagnostic;
 use crate::sanitize::escape_controls;
 
 pub(super) fn write(report: &Report, out: &mut dyn Sink) -> std::io::Result<()> {
     for d in report.diagnostics {
-        let name = &report.sources[d.location.source as usize].name;
-        write!(
-            out,
-            "{name}:{}: {}[{}]: {}",
-            d.location.line,
-            d.severity,
-            d.rule.id,
-            escape_controls(&d.message)
-        )?;
-        // Findings on one line of a batch differ by the element they are about.
-        match d.batch_place() {
-            Some(place) => writeln!(out, " ({place})")?,
-            None => writeln!(out)?,
-        }
+        write_line(d, &report.sources[d.location.source as usize].name, out)?;
     }
     report.write_summary(out)
+}
+
+/// One finding of an input named `name`, on one line.
+pub(super) fn write_line(
+    d: &Diagnostic,
+    name: &str,
+    out: &mut (impl Write + ?Sized),
+) -> std::io::Result<()> {
+    write!(
+        out,
+        "{name}:{}: {}[{}]: {}",
+        d.location.line,
+        d.severity,
+        d.rule.id,
+        escape_controls(&d.message)
+    )?;
+    // Findings on one line of a batch differ by the element they are about.
+    match d.batch_place() {
+        Some(place) => writeln!(out, " ({place})"),
+        None => writeln!(out),
+    }
 }

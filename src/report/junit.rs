@@ -9,8 +9,9 @@ use crate::diagnostic::Diagnostic;
 use crate::sanitize::escape_controls;
 
 /// Escapes text for an XML attribute or element; trace text is escaped of
-/// controls first, which XML 1.0 cannot carry at all.
-fn xml(text: &str) -> String {
+/// controls first, which XML 1.0 cannot carry at all. The HTML report uses
+/// it too: these five entities are HTML's as well.
+pub(super) fn xml(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in escape_controls(text).chars() {
         match c {

@@ -3,11 +3,13 @@
 
 mod concise;
 mod github;
+mod html;
 mod human;
 mod json;
 mod junit;
 mod sarif;
 pub mod statistics;
+mod timeline;
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::engine::Stats;
@@ -33,6 +35,18 @@ pub enum OutputFormat {
     Sarif,
     /// JUnit XML: a testsuite per input, a testcase per session, a failure per finding.
     Junit,
+    /// One self-contained HTML page: summary, per-session timelines, findings, filters.
+    Html,
+}
+
+/// One finding as a concise line (`path:line: severity[rule]: message`), for
+/// reports written as findings arrive, such as `mcp-lint record --lint`.
+pub fn write_concise_line(
+    d: &Diagnostic,
+    name: &str,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    concise::write_line(d, name, out)
 }
 
 /// One input as the report names and quotes it.
@@ -107,6 +121,7 @@ impl Report<'_> {
             OutputFormat::Github => github::write(self, out),
             OutputFormat::Sarif => sarif::write(self, out),
             OutputFormat::Junit => junit::write(self, out),
+            OutputFormat::Html => html::write(self, out),
         }
     }
 }
