@@ -138,11 +138,8 @@ impl Versions {
 
     /// The one revision of the set, if it has exactly one.
     pub fn single(self) -> Option<Version> {
-        let mut members = self.iter();
-        match (members.next(), members.next()) {
-            (Some(only), None) => Some(only),
-            _ => None,
-        }
+        // Asked for every event: a bit count, not an iteration.
+        (self.0.count_ones() == 1).then(|| Version::ALL[self.0.trailing_zeros() as usize])
     }
 
     pub fn is_empty(self) -> bool {
