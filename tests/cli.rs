@@ -230,7 +230,7 @@ fn directories_are_walked_and_an_empty_one_is_an_error() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         text(&out.stdout),
-        "traces/nested/b.ndjson:1: error[invalid-json]: the file is in no known format: no line is JSON or a line of a known client's log (name the format with --input-format if it is one)\nFound 1 error, 0 warnings, 0 infos in 2 files (4 events, 1 session).\n"
+        "traces/nested/b.ndjson:1: error[invalid-json]: the file is not an MCP trace in any known format: no line is JSON or a line of a known client's log (name the format with --input-format if it is one)\nFound 1 error, 0 warnings, 0 infos in 2 files (4 events, 1 session).\n"
     );
     let out = mcp_lint(&["empty"], dir.path());
     assert_eq!(out.status.code(), Some(2));

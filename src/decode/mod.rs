@@ -227,9 +227,12 @@ fn detect_lines(bytes: &[u8]) -> Format {
         .filter(|l| !is_blank(l))
         .take(64)
     {
-        // A line that opens a JSON value, even a cut one, makes it a trace.
-        any_json |= line.trim_ascii_start().starts_with(b"{");
-        if line.trim_ascii_start().starts_with(b"[") {
+        // A line that opens a JSON object, even a cut one, makes it a trace;
+        // a lone `{` (pretty-printed JSON) or a `[section]` (TOML, INI) does not.
+        any_json |= opens_object(line);
+        if line.trim_ascii_start().starts_with(b"[")
+            && serde_json::from_slice::<serde::de::IgnoredAny>(line).is_ok()
+        {
             return Format::Bare;
         }
         if let Ok(sniff) = serde_json::from_slice::<Sniff>(line) {
@@ -245,11 +248,24 @@ fn detect_lines(bytes: &[u8]) -> Format {
         }
     }
     let empty = bytes.iter().all(u8::is_ascii_whitespace);
-    if any_json || empty {
+    if (any_json && !is_binary(bytes)) || empty {
         Format::Canonical
     } else {
         Format::Unknown
     }
+}
+
+/// Whether a line starts a JSON object with a member: `{"`, spaces allowed.
+fn opens_object(line: &[u8]) -> bool {
+    line.trim_ascii_start()
+        .strip_prefix(b"{")
+        .is_some_and(|rest| rest.trim_ascii_start().starts_with(b"\""))
+}
+
+/// Whether the start of an input holds a NUL byte, which no JSON line or
+/// UTF-8 text log does: a binary file, or text in UTF-16.
+fn is_binary(bytes: &[u8]) -> bool {
+    memchr::memchr(0, &bytes[..bytes.len().min(8192)]).is_some()
 }
 
 fn is_blank(line: &[u8]) -> bool {
@@ -341,7 +357,11 @@ fn unknown_format(bytes: &[u8], source: u32) -> Vec<Event> {
     let Some((number, start, line)) = lines(bytes).find(|(_, _, l)| !is_blank(l)) else {
         return Vec::new();
     };
-    let why = "the file is in no known format: no line is JSON or a line of a known client's log (name the format with --input-format if it is one)";
+    let why = if is_binary(bytes) {
+        "the file is not an MCP trace in any known format: it is binary (it holds NUL bytes; a trace saved as UTF-16 must be saved again as UTF-8)"
+    } else {
+        "the file is not an MCP trace in any known format: no line is JSON or a line of a known client's log (name the format with --input-format if it is one)"
+    };
     vec![Event::unreadable(
         line_location(source, number, start as u64, line),
         crate::event::Unreadable::Json(why.into()),

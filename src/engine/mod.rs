@@ -5,6 +5,7 @@
 //! as they are found, or all at once from [`Engine::finish`]. A proxy or a
 //! recorder can lint live this way; the CLI uses the same calls.
 
+pub mod capped;
 pub mod direction;
 pub mod facts;
 pub mod lifecycle;
@@ -44,6 +45,8 @@ struct SourceSessions {
     unreadable: Unreadable,
     /// HTTP session ids the server assigned in this input, and where.
     assigned_sessions: Vec<(CompactString, Location)>,
+    /// Its unreadable lines, reported up to a cap.
+    capped: capped::Capped,
 }
 
 pub struct Engine {
@@ -106,22 +109,7 @@ impl Engine {
         self.stats.events += 1;
         let source = event.location.source;
         if let Payload::Unreadable(_) = &event.payload {
-            // An unreadable line names no session it could belong to.
-            let scratch = Session::new(source, None, self.assumed_version);
-            let sessions = self.sources.entry(source).or_default();
-            let ctx = Ctx {
-                event,
-                message: None,
-                from: None,
-                session: &scratch,
-                versions: scratch.possible_versions(),
-                version: scratch.version(),
-                facts: Facts::None,
-                source_unreadable: sessions.unreadable.last(),
-                assigned_sessions: &sessions.assigned_sessions,
-            };
-            self.rules.run(&ctx, &mut self.diagnostics);
-            sessions.unreadable.note(event.location);
+            self.feed_unreadable(event);
             return;
         }
         let index = self.slot_index(source, event.session.as_deref());
@@ -245,9 +233,47 @@ impl Engine {
         );
     }
 
+    /// Runs the rules on a line that could not be read, unless its input
+    /// has had too many of its kind already.
+    fn feed_unreadable(&mut self, event: &Event) {
+        let sessions = self.sources.entry(event.location.source).or_default();
+        if sessions.capped.admit(event) {
+            self.run_on_unreadable(event);
+        }
+        if let Some(sessions) = self.sources.get_mut(&event.location.source) {
+            sessions.unreadable.note(event.location);
+        }
+    }
+
+    /// Runs the rules on an unreadable line. It names no session it could
+    /// belong to.
+    fn run_on_unreadable(&mut self, event: &Event) {
+        let sessions = self.sources.entry(event.location.source).or_default();
+        let scratch = Session::new(event.location.source, None, self.assumed_version);
+        let ctx = Ctx {
+            event,
+            message: None,
+            from: None,
+            session: &scratch,
+            versions: scratch.possible_versions(),
+            version: scratch.version(),
+            facts: Facts::None,
+            source_unreadable: sessions.unreadable.last(),
+            assigned_sessions: &sessions.assigned_sessions,
+        };
+        self.rules.run(&ctx, &mut self.diagnostics);
+    }
+
     /// Ends every session of one input: end-of-session rules run, and the
-    /// sessions' state is freed.
+    /// sessions' state is freed. The unreadable lines left out are counted
+    /// in one finding per kind.
     pub fn end_source(&mut self, source: u32) {
+        let Some(summaries) = self.sources.get(&source).map(|s| s.capped.summaries()) else {
+            return;
+        };
+        for summary in &summaries {
+            self.run_on_unreadable(summary);
+        }
         let Some(sessions) = self.sources.remove(&source) else {
             return;
         };
