@@ -74,7 +74,8 @@ pub fn write_list(out: &mut dyn Write) -> std::io::Result<()> {
     Ok(())
 }
 
-/// Every rule as JSON: `{"rules":[{"id","family","severity","versions","summary","url"}]}`.
+/// Every rule as JSON: `{"rules":[{"id","family","severity","versions","summary","url"}]}`,
+/// and `"help_url"` (the rule's page) when the package names its repository.
 pub fn write_json(out: &mut dyn Write) -> std::io::Result<()> {
     let rules: Vec<_> = rules::ALL.iter().map(|rule| rule_json(rule.meta)).collect();
     let text = serde_json::to_string_pretty(&json!({ "rules": rules }))?;
@@ -83,14 +84,19 @@ pub fn write_json(out: &mut dyn Write) -> std::io::Result<()> {
 
 fn rule_json(meta: &RuleMeta) -> serde_json::Value {
     let versions: Vec<&str> = meta.versions.iter().map(|v| v.as_str()).collect();
-    json!({
+    let mut rule = json!({
         "id": meta.id,
         "family": meta.family.as_str(),
         "severity": meta.default_severity.as_str(),
         "versions": versions,
         "summary": meta.summary,
         "url": meta.spec_url(None),
-    })
+    });
+    // The rule's page, only when the package names its repository.
+    if let Some(url) = meta.help_url() {
+        rule["help_url"] = url.into();
+    }
+    rule
 }
 
 #[cfg(test)]

@@ -172,6 +172,20 @@ impl RuleMeta {
     pub fn doc_path(&self) -> String {
         format!("rules/{}.md", self.id)
     }
+
+    /// The rule's page on the web, when the package declares its repository
+    /// (`repository` in Cargo.toml); `None` when it does not.
+    pub fn help_url(&self) -> Option<String> {
+        help_url_in(env!("CARGO_PKG_REPOSITORY"), self)
+    }
+}
+
+/// The rule's page in `repository` (a GitHub-style address), on its default
+/// branch; `None` when no repository is declared.
+fn help_url_in(repository: &str, meta: &RuleMeta) -> Option<String> {
+    let repository = repository.trim().trim_end_matches('/');
+    let repository = repository.strip_suffix(".git").unwrap_or(repository);
+    (!repository.is_empty()).then(|| format!("{repository}/blob/HEAD/{}", meta.doc_path()))
 }
 
 /// Findings are pushed here.
@@ -258,5 +272,29 @@ impl Ctx<'_> {
         diagnostic.from = self.from;
         diagnostic.batch_index = self.message.and_then(Message::batch_index);
         diagnostic
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::help_url_in;
+
+    #[test]
+    fn help_urls_name_the_declared_repository_only() {
+        let meta = crate::rules::ALL
+            .iter()
+            .map(|r| r.meta)
+            .find(|m| m.id == "invalid-json");
+        let meta = meta.expect("the rule");
+        let page = "https://github.com/o/r/blob/HEAD/rules/invalid-json.md";
+        for repository in [
+            "https://github.com/o/r",
+            "https://github.com/o/r/",
+            "https://github.com/o/r.git",
+        ] {
+            assert_eq!(help_url_in(repository, meta).as_deref(), Some(page));
+        }
+        assert_eq!(help_url_in("", meta), None);
+        assert_eq!(help_url_in("  ", meta), None);
     }
 }

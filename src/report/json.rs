@@ -65,6 +65,9 @@ fn diagnostic(report: &Report, d: &Diagnostic) -> Value {
     if let Some(note) = &d.note {
         fields.insert("note".into(), note.as_str().into());
     }
+    if let Some(url) = d.rule.help_url() {
+        fields.insert("help_url".into(), url.into());
+    }
     object
 }
 

@@ -99,7 +99,9 @@ fn tool() -> Value {
                 "help": {"text": meta.help},
                 "defaultConfiguration": {"level": level(meta.default_severity)},
             });
-            if let Some(url) = meta.spec_url(None) {
+            // The rule's own page when the package names its repository,
+            // else the spec page it enforces.
+            if let Some(url) = meta.help_url().or_else(|| meta.spec_url(None)) {
                 descriptor["helpUri"] = url.into();
             }
             descriptor
