@@ -155,7 +155,7 @@ fn excluded(cli: &Cli, config: &Config, input: &InputPath) -> bool {
     (cli.force_exclude || !named) && config.excludes(&path)
 }
 
-/// Severity overrides and per-file ignores, each input by its own settings.
+/// Severity overrides, per-file ignores and the policy, each input by its own settings.
 fn apply_settings(plan: &Plan, diagnostics: &mut Vec<Diagnostic>) {
     diagnostics.retain_mut(|d| {
         let source = d.location.source as usize;
@@ -168,7 +168,7 @@ fn apply_settings(plan: &Plan, diagnostics: &mut Vec<Diagnostic>) {
         !settings
             .config
             .as_ref()
-            .is_some_and(|config| config.ignores(path, d))
+            .is_some_and(|config| config.ignores(path, d) || !config.policy.reports(d))
     });
 }
 

@@ -30,6 +30,30 @@ pub struct Config {
     pub per_file_ignores: Vec<PerFileIgnore>,
     pub fail_on: Option<Severity>,
     pub protocol_version: Option<Version>,
+    pub policy: Policy,
+}
+
+/// The `[policy]` table: choices the spec leaves to the reader of a trace.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Policy {
+    /// Whether a message for a cancelled request that may have crossed the
+    /// cancellation (a response, a progress notification) is reported.
+    pub report_crossed_cancellations: bool,
+}
+
+impl Default for Policy {
+    fn default() -> Self {
+        Policy {
+            report_crossed_cancellations: true,
+        }
+    }
+}
+
+impl Policy {
+    /// Whether the policy lets a finding be reported.
+    pub fn reports(&self, diagnostic: &Diagnostic) -> bool {
+        self.report_crossed_cancellations || !diagnostic.may_have_crossed
+    }
 }
 
 /// Rules that do not apply to some files, and why.
@@ -52,6 +76,13 @@ struct RawConfig {
     per_file_ignores: Option<Vec<Spanned<RawPerFileIgnore>>>,
     fail_on: Option<Spanned<String>>,
     protocol_version: Option<Spanned<String>>,
+    policy: Option<RawPolicy>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawPolicy {
+    report_crossed_cancellations: Option<bool>,
 }
 
 #[derive(Deserialize)]
@@ -181,6 +212,7 @@ impl Config {
                 .protocol_version
                 .map(|v| checked(place, "protocol-version", &v, parse_version))
                 .transpose()?,
+            policy: policy(raw.policy),
         })
     }
 
@@ -207,6 +239,19 @@ impl Config {
         self.per_file_ignores.iter().any(|entry| {
             entry.glob.is_match(&relative) && entry.rules.iter().any(|s| s.matches(diagnostic.rule))
         })
+    }
+}
+
+/// The policy, each key the file leaves out at its default.
+fn policy(raw: Option<RawPolicy>) -> Policy {
+    let default = Policy::default();
+    let Some(raw) = raw else {
+        return default;
+    };
+    Policy {
+        report_crossed_cancellations: raw
+            .report_crossed_cancellations
+            .unwrap_or(default.report_crossed_cancellations),
     }
 }
 

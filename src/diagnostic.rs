@@ -59,6 +59,9 @@ pub struct Diagnostic {
     /// The finding rests on a failure the client's log reports in words,
     /// not on messages the trace shows.
     pub reported_by_client: bool,
+    /// A message for a cancelled request that may have crossed the
+    /// cancellation (a race the spec allows); the policy may leave it out.
+    pub may_have_crossed: bool,
 }
 
 impl Diagnostic {
@@ -86,6 +89,7 @@ impl Diagnostic {
             label: None,
             spec_url: meta.spec_url(version),
             reported_by_client: false,
+            may_have_crossed: false,
         }
     }
 

@@ -439,6 +439,14 @@ fn bad_configuration_names_the_file_line_and_key() {
             "[[per-file-ignores]]\nglob = \"x\"\nrules = [\"ping\"]\nreason = \"r\"\nwhy = 1\n",
             "mcp-lint.toml:5:1: unknown field `why`",
         ),
+        (
+            "[policy]\nreport-crossed-cancellations = true\nreport-crossed = false\n",
+            "mcp-lint.toml:3:1: unknown field `report-crossed`",
+        ),
+        (
+            "[policy]\nreport-crossed-cancellations = \"no\"\n",
+            "mcp-lint.toml:2:32: report-crossed-cancellations: invalid type",
+        ),
     ];
     for (config, expected) in cases {
         let error = config_error(config);
@@ -447,6 +455,69 @@ fn bad_configuration_names_the_file_line_and_key() {
             "{config:?}\n  gave {error}\n  want {expected}"
         );
     }
+}
+
+/// A session in which the server answers two cancelled requests: request 1
+/// at line 10, after it had provably read the cancellation (a warning), and
+/// request 3 at line 13, in a way that may have crossed it (info).
+const CANCELLED_TWICE: &str = r#"{"from":"client","msg":{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}}
+{"from":"server","msg":{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}}
+{"from":"client","msg":{"jsonrpc":"2.0","method":"notifications/initialized"}}
+{"from":"client","msg":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t"}}}
+{"from":"client","msg":{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}}
+{"from":"client","msg":{"jsonrpc":"2.0","id":2,"method":"tools/list"}}
+{"from":"server","msg":{"jsonrpc":"2.0","id":2,"result":{"tools":[]}}}
+{"from":"client","msg":{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"t"}}}
+{"from":"client","msg":{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3}}}
+{"from":"server","msg":{"jsonrpc":"2.0","id":1,"result":{"content":[]}}}
+{"from":"client","msg":{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":99}}}
+{"from":"client","msg":{"jsonrpc":"2.0","id":4,"method":"ping"}}
+{"from":"server","msg":{"jsonrpc":"2.0","id":3,"result":{"content":[]}}}
+"#;
+
+#[test]
+fn the_policy_can_leave_out_responses_that_may_have_crossed_the_cancellation() {
+    let lint = |policy: &str| {
+        let dir = scratch(&[("mcp-lint.toml", policy), ("t.jsonl", CANCELLED_TWICE)]);
+        let out = run_in(
+            &[
+                "--format",
+                "concise",
+                "--select",
+                "response-after-cancel",
+                "t.jsonl",
+            ],
+            dir.path(),
+        );
+        let lines: Vec<String> = stdout(&out)
+            .lines()
+            .map(|l| l.split(": ").take(2).collect::<Vec<_>>().join(": "))
+            .collect();
+        (lines, out.status.code())
+    };
+    let both = [
+        "t.jsonl:10: warning[response-after-cancel]",
+        "t.jsonl:13: info[response-after-cancel]",
+    ];
+    for policy in [
+        "",
+        "[policy]\n",
+        "[policy]\nreport-crossed-cancellations = true\n",
+    ] {
+        let (lines, _) = lint(policy);
+        assert_eq!(lines[..2], both, "{policy:?}");
+    }
+    let (lines, code) = lint("[policy]\nreport-crossed-cancellations = false\n");
+    assert_eq!(lines[..1], both[..1]);
+    assert!(
+        lines[1].starts_with("Found 0 errors, 1 warning, 0 infos"),
+        "{lines:?}"
+    );
+    assert_eq!(
+        code,
+        Some(0),
+        "a warning does not fail at the default level"
+    );
 }
 
 /// The fenced block of README.md that starts with `first_line`.

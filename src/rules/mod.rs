@@ -209,8 +209,11 @@ impl Diagnostic {
             self.with_severity(Severity::Warning)
                 .with_note(CANCEL_REACHED)
         } else {
-            self.with_severity(Severity::Info)
-                .with_note(MAY_HAVE_CROSSED)
+            let mut graded = self
+                .with_severity(Severity::Info)
+                .with_note(MAY_HAVE_CROSSED);
+            graded.may_have_crossed = true;
+            graded
         }
     }
 }
