@@ -168,7 +168,7 @@ fn a_final_line_without_newline_is_read() {
     let out = mcp_lint(&["--format", "concise", "live.jsonl"], dir.path());
     assert_eq!(
         text(&out.stdout),
-        "live.jsonl:4: error[cancel-unknown-request]: client cancels request 9, which it never sent in this session\nFound 1 error, 0 warnings, 0 infos in 1 file (4 events, 1 session).\n"
+        "live.jsonl:4:1: error[cancel-unknown-request]: client cancels request 9, which it never sent in this session\nFound 1 error, 0 warnings, 0 infos in 1 file (4 events, 1 session).\n"
     );
 }
 
@@ -212,7 +212,7 @@ fn missing_file_is_an_error_but_other_files_are_still_linted() {
     let stderr = text(&out.stderr);
     assert!(stderr.contains("nope.jsonl"), "{stderr}");
     assert!(
-        text(&out.stdout).contains("ok.jsonl:1: error[invalid-jsonrpc]"),
+        text(&out.stdout).contains("ok.jsonl:1:1: error[invalid-jsonrpc]"),
         "{}",
         text(&out.stdout)
     );
@@ -230,7 +230,7 @@ fn directories_are_walked_and_an_empty_one_is_an_error() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         text(&out.stdout),
-        "traces/nested/b.ndjson:1: error[invalid-json]: the file is not an MCP trace in any known format: no line is JSON or a line of a known client's log (name the format with --input-format if it is one)\nFound 1 error, 0 warnings, 0 infos in 2 files (4 events, 1 session).\n"
+        "traces/nested/b.ndjson:1:1: error[invalid-json]: the file is not an MCP trace in any known format: no line is JSON or a line of a known client's log (name the format with --input-format if it is one)\nFound 1 error, 0 warnings, 0 infos in 2 files (4 events, 1 session).\n"
     );
     let out = mcp_lint(&["empty"], dir.path());
     assert_eq!(out.status.code(), Some(2));
@@ -457,10 +457,10 @@ fn directory_walks_take_only_the_log_files_that_are_mcp_logs() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         text(&out.stdout),
-        "logs/mcp-server-desktopCommander.log:7: error[cancel-initialize]: client cancels its initialize request 0\n\
-         logs/window1/mcpServer.taskfile.log:18: info[progress-after-terminal]: server sends progress after the client cancelled client request 3 (tools/call)\n\
-         logs/window1/mcpServer.taskfile.log:25: info[unanswered-request]: client request 1 (initialize) got no response before the session ended\n\
-         logs/window1/mcpServer.taskfile.log:30: error[cancel-initialize]: client cancels its initialize request 1\n\
+        "logs/mcp-server-desktopCommander.log:7:1: error[cancel-initialize]: client cancels its initialize request 0\n\
+         logs/window1/mcpServer.taskfile.log:18:1: info[progress-after-terminal]: server sends progress after the client cancelled client request 3 (tools/call)\n\
+         logs/window1/mcpServer.taskfile.log:25:1: info[unanswered-request]: client request 1 (initialize) got no response before the session ended\n\
+         logs/window1/mcpServer.taskfile.log:30:1: error[cancel-initialize]: client cancels its initialize request 1\n\
          Found 2 errors, 0 warnings, 2 infos in 2 files (18 events, 3 sessions).\n"
     );
 }

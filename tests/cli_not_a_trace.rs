@@ -35,7 +35,7 @@ fn assert_one_not_a_trace(findings: &[String], why: &str) {
     assert_eq!(findings.len(), 1, "{findings:#?}");
     assert!(
         findings[0].contains(
-            ":1: error[invalid-json]: the file is not an MCP trace in any known format: "
+            ":1:1: error[invalid-json]: the file is not an MCP trace in any known format: "
         ) && findings[0].contains(why),
         "{findings:#?}"
     );
@@ -96,11 +96,11 @@ fn lines_that_are_not_json_are_counted_after_twenty() {
         .collect();
     assert_eq!(json.len(), 21, "{json:#?}");
     assert!(json[19].starts_with(&format!(
-        "{}:21: error[invalid-json]: the line is not valid JSON",
+        "{}:21:1: error[invalid-json]: the line is not valid JSON",
         json[19].split(':').next().unwrap()
     )));
     assert!(
-        json[20].ends_with(":22: error[invalid-json]: and 199980 more lines that are not JSON (only the first 20 are listed)"),
+        json[20].ends_with(":22:1: error[invalid-json]: and 199980 more lines that are not JSON (only the first 20 are listed)"),
         "{json:#?}"
     );
 }
@@ -111,7 +111,7 @@ fn records_that_are_not_valid_are_counted_after_twenty() {
     let findings = findings_of("app.jsonl", line.repeat(1000).as_bytes());
     assert_eq!(findings.len(), 21, "{findings:#?}");
     assert!(
-        findings[20].ends_with(":21: error[invalid-envelope]: and 980 more lines that are not valid trace records (only the first 20 are listed)"),
+        findings[20].ends_with(":21:1: error[invalid-envelope]: and 980 more lines that are not valid trace records (only the first 20 are listed)"),
         "{findings:#?}"
     );
 }

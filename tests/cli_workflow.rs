@@ -281,7 +281,7 @@ fn configuration_is_found_by_walking_up_from_each_input() {
         assert_eq!(
             stdout(&out).lines().next(),
             Some(
-                "sub/a.jsonl:9: warning[cancel-unknown-request]: client cancels request \"1\", which it never sent in this session"
+                "sub/a.jsonl:9:1: warning[cancel-unknown-request]: client cancels request \"1\", which it never sent in this session"
             ),
             "{name}: {}",
             stdout(&out)
@@ -496,8 +496,8 @@ fn the_policy_can_leave_out_responses_that_may_have_crossed_the_cancellation() {
         (lines, out.status.code())
     };
     let both = [
-        "t.jsonl:10: warning[response-after-cancel]",
-        "t.jsonl:13: info[response-after-cancel]",
+        "t.jsonl:10:1: warning[response-after-cancel]",
+        "t.jsonl:13:1: info[response-after-cancel]",
     ];
     for policy in [
         "",
@@ -991,4 +991,29 @@ fn directory_walks_respect_gitignore() {
     assert_eq!(files.into_iter().collect::<Vec<_>>(), ["traces/a.jsonl"]);
     let named = run_in(&["--format", "concise", "traces/b.skip.jsonl"], dir.path());
     assert_eq!(rules_of(&named).len(), 5, "a named file is linted");
+}
+
+#[test]
+fn concise_lines_are_path_line_column_for_problem_matchers() {
+    let out = run(&["--format", "concise", FIXTURE]);
+    let text = stdout(&out);
+    let findings: Vec<&str> = text.lines().filter(|l| !l.starts_with("Found ")).collect();
+    assert!(!findings.is_empty());
+    for line in findings {
+        let mut parts = line.splitn(4, ':');
+        let (path, row, column) = (parts.next(), parts.next(), parts.next());
+        assert_eq!(path, Some(FIXTURE), "{line}");
+        assert!(
+            row.is_some_and(|r| r.parse::<u64>().is_ok_and(|r| r > 0)),
+            "{line}"
+        );
+        assert_eq!(column, Some("1"), "{line}");
+        let rest = parts.next().unwrap_or_default();
+        assert!(
+            ["error[", "warning[", "info["]
+                .iter()
+                .any(|s| rest.starts_with(&format!(" {s}"))),
+            "{line}"
+        );
+    }
 }

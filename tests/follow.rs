@@ -70,24 +70,24 @@ fn findings_follow_appends_truncation_and_rotation() {
     let (mut child, lines) = follow(&path);
     let violations = fixture("session-with-violations.jsonl");
     append(&path, &violations[..6]);
-    wait_for(&lines, "trace.jsonl:6: error[progress-not-increasing]");
+    wait_for(&lines, "trace.jsonl:6:1: error[progress-not-increasing]");
     append(&path, &violations[6..8]);
-    wait_for(&lines, "trace.jsonl:8: error[progress-after-terminal]");
+    wait_for(&lines, "trace.jsonl:8:1: error[progress-after-terminal]");
 
     // Rotated: a new file under the name, read from its start.
     std::fs::rename(&path, dir.path().join("trace.jsonl.1")).unwrap();
     let race = fixture("races/cancel-crossing-final-result.jsonl");
     append(&path, &race);
-    wait_for(&lines, "trace.jsonl:8: info[response-after-cancel]");
+    wait_for(&lines, "trace.jsonl:8:1: info[response-after-cancel]");
 
     // Truncated and written again with a longer, different trace.
     std::fs::write(&path, "").unwrap();
     append(&path, &violations);
-    let before = wait_for(&lines, "trace.jsonl:12: error[duplicate-response]");
+    let before = wait_for(&lines, "trace.jsonl:12:1: error[duplicate-response]");
     assert!(
         before
             .iter()
-            .any(|l| l.contains("trace.jsonl:6: error[progress-not-increasing]")),
+            .any(|l| l.contains("trace.jsonl:6:1: error[progress-not-increasing]")),
         "{before:?}"
     );
     child.kill().unwrap();

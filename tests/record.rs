@@ -267,7 +267,7 @@ fn live_lint_reports_findings_and_the_summary() {
     let expected = findings(original.as_bytes());
     assert!(!expected.is_empty());
     for (rule, line, severity) in &expected {
-        let shown = format!("trace.jsonl:{line}: {severity}[{rule}]");
+        let shown = format!("trace.jsonl:{line}:1: {severity}[{rule}]");
         assert!(live.contains(&shown), "{shown} missing from:\n{live}");
     }
     assert!(live.lines().last().unwrap().starts_with("Found "), "{live}");

@@ -1,4 +1,5 @@
-//! Concise output: `path:line: severity[rule]: message`, one line each (grep, editors).
+//! Concise output: `path:line:1: severity[rule]: message`, one line each, for grep,
+//! editors and problem matchers (the column is always 1: a finding is about a line).
 
 use super::{Report, Sink};
 use std::io::Write;
@@ -21,7 +22,7 @@ pub(super) fn write_line(
 ) -> std::io::Result<()> {
     write!(
         out,
-        "{name}:{}: {}[{}]: {}",
+        "{name}:{}:1: {}[{}]: {}",
         d.location.line,
         d.severity,
         d.rule.id,

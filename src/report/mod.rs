@@ -23,7 +23,7 @@ impl<W: std::io::Write> Sink for W {}
 pub enum OutputFormat {
     /// Reports with the quoted trace lines (miette).
     Human,
-    /// One line per diagnostic: `path:line: severity[rule]: message`.
+    /// One line per diagnostic: `path:line:1: severity[rule]: message`.
     Concise,
     /// One JSON document with every diagnostic and a summary.
     Json,
@@ -39,7 +39,7 @@ pub enum OutputFormat {
     Html,
 }
 
-/// One finding as a concise line (`path:line: severity[rule]: message`), for
+/// One finding as a concise line (`path:line:1: severity[rule]: message`), for
 /// reports written as findings arrive, such as `mcp-lint record --lint`.
 pub fn write_concise_line(
     d: &Diagnostic,
