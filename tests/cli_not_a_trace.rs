@@ -111,7 +111,7 @@ fn records_that_are_not_valid_are_counted_after_twenty() {
     let findings = findings_of("app.jsonl", line.repeat(1000).as_bytes());
     assert_eq!(findings.len(), 21, "{findings:#?}");
     assert!(
-        findings[20].ends_with(":21:1: error[invalid-envelope]: and 980 more lines that are not valid trace records (only the first 20 are listed)"),
+        findings[20].ends_with(":21:1: error[invalid-envelope]: and 980 more records that are not valid (only the first 20 are listed)"),
         "{findings:#?}"
     );
 }

@@ -255,11 +255,13 @@ fn detect_lines(bytes: &[u8]) -> Format {
     }
 }
 
-/// Whether a line starts a JSON object with a member: `{"`, spaces allowed.
+/// Whether a line starts a JSON object or a batch of them, even a cut one:
+/// `{"`, `{}` or `[{`, spaces allowed.
 fn opens_object(line: &[u8]) -> bool {
-    line.trim_ascii_start()
-        .strip_prefix(b"{")
-        .is_some_and(|rest| rest.trim_ascii_start().starts_with(b"\""))
+    let line = line.trim_ascii_start();
+    let after = |open: &[u8]| line.strip_prefix(open).map(<[u8]>::trim_ascii_start);
+    after(b"{").is_some_and(|rest| rest.starts_with(b"\"") || rest.starts_with(b"}"))
+        || after(b"[").is_some_and(|rest| rest.starts_with(b"{"))
 }
 
 /// Whether the start of an input holds a NUL byte, which no JSON line or
@@ -481,6 +483,28 @@ mod tests {
         );
         // A cut JSON line is still a trace (its line is reported).
         assert_eq!(detect(b"{\"from\":\"cli"), Format::Canonical);
+        assert_eq!(
+            detect(b"[{\"jsonrpc\":\"2.0\",\"id\":1,"),
+            Format::Canonical
+        );
+        assert_eq!(detect(b"{}\n{ }\n"), Format::Canonical);
+    }
+
+    #[test]
+    fn other_files_are_in_no_known_format() {
+        for other in [
+            &b"[[package]]\nname = \"a\"\n"[..],
+            b"{\n  \"name\": \"x\"\n}\n",
+            b"# A README\n\nSome text.\n",
+            b"\x7fELF\x02\x01\x01\x00\x00\n{\"from\":\"client\"\n",
+        ] {
+            assert_eq!(
+                detect(other),
+                Format::Unknown,
+                "{}",
+                String::from_utf8_lossy(other)
+            );
+        }
     }
 
     #[test]

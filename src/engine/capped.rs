@@ -40,22 +40,23 @@ impl Capped {
     /// One event per kind over the cap, at its first line left out, saying
     /// how many lines were left out.
     pub fn summaries(&self) -> Vec<Event> {
-        let summary = |count: &Count, what: &str, kind: fn(String) -> Unreadable| {
+        let summary = |count: &Count, what: [&str; 2], kind: fn(String) -> Unreadable| {
             let location = count.first_left_out?;
             let more = count.seen - CAP;
-            let lines = if more == 1 {
-                "line that is"
-            } else {
-                "lines that are"
-            };
-            let why = format!("and {more} more {lines} {what} (only the first {CAP} are listed)");
+            let what = what[usize::from(more != 1)];
+            let why = format!("and {more} more {what} (only the first {CAP} are listed)");
             Some(Event::unreadable(location, kind(why)))
         };
         [
-            summary(&self.json, "not JSON", Unreadable::Json),
+            summary(
+                &self.json,
+                ["line that is not JSON", "lines that are not JSON"],
+                Unreadable::Json,
+            ),
+            // A record is a line, or an entry of a document (HAR, Inspector).
             summary(
                 &self.envelope,
-                "not valid trace records",
+                ["record that is not valid", "records that are not valid"],
                 Unreadable::Envelope,
             ),
         ]
