@@ -18,7 +18,9 @@ use foldhash::{HashMap, HashMapExt};
 use crate::diagnostic::Diagnostic;
 use compact_str::CompactString;
 
-use crate::event::{Body, Event, KeyField, Location, Outcome, Payload, Transport};
+use crate::event::{
+    Body, Event, KeyField, Location, Message, Outcome, Payload, RequestId, Transport,
+};
 use crate::protocol::{Version, Versions};
 use crate::rule::{Ctx, Rule, Wants};
 
@@ -107,11 +109,10 @@ impl Engine {
     /// Feeds the next event of the trace.
     pub fn feed(&mut self, event: &Event) {
         self.stats.events += 1;
-        let source = event.location.source;
         if let Payload::Unreadable(_) = &event.payload {
-            self.feed_unreadable(event);
-            return;
+            return self.feed_unreadable(event);
         }
+        let source = event.location.source;
         let index = self.slot_index(source, event.session.as_deref());
         let sessions = self.sources.get_mut(&source).expect("slot_index made it");
         let Some(session) = self.slots[index].as_mut() else {
@@ -133,74 +134,33 @@ impl Engine {
             source_unreadable: sessions.unreadable.last(),
             assigned_sessions: &sessions.assigned_sessions,
         };
-        let message = match &event.payload {
-            Payload::Message(message) => message,
-            _ => {
-                self.rules.run(&ctx, &mut self.diagnostics);
-                match (&event.payload, event.from, &event.stream) {
-                    (Payload::Transport(Transport::Closed), Some(from), _) => {
-                        session.note_closed(from, event.location)
-                    }
-                    (Payload::Transport(Transport::StreamAborted(_)), _, Some(stream)) => {
-                        session.http.abort(stream, event.location);
-                    }
-                    (Payload::Transport(Transport::Http(http)), _, stream) => {
-                        if let Some(stream) = stream {
-                            session.http.open(stream, http);
-                        }
-                        if let Some(id) = &http.assigned_session {
-                            sessions
-                                .assigned_sessions
-                                .push((id.clone(), event.location));
-                        }
-                    }
-                    _ => {}
-                }
-                return;
-            }
+        let Payload::Message(message) = &event.payload else {
+            self.rules.run(&ctx, &mut self.diagnostics);
+            return apply_transport(session, sessions, event);
         };
         ctx.message = Some(message);
         if matches!(message.body, Body::Unclassifiable) {
             ctx.from = None;
-            self.rules.run(&ctx, &mut self.diagnostics);
-            return;
+            return self.rules.run(&ctx, &mut self.diagnostics);
         }
-        let from = match event.from {
-            Some(from) => from,
-            None => match direction::infer_sender(session, message) {
-                Ok(from) => from,
-                Err(reason) => {
-                    let (request_id, response_id) = match &message.body {
-                        Body::Request {
-                            id: KeyField::Valid(id),
-                            ..
-                        } => (Some(id), None),
-                        Body::Response {
-                            id: Some(KeyField::Valid(id)),
-                            ..
-                        } => (None, Some(id)),
-                        _ => (None, None),
+        let sender = match event.from {
+            Some(from) => Ok(from),
+            None => direction::infer_sender(session, message),
+        };
+        let from = match sender {
+            Ok(from) => from,
+            Err(reason) => {
+                // The response to an ambiguous request was announced with it.
+                let (_, response_id) = ambiguous_ids(message);
+                if !response_id.is_some_and(|id| session.ambiguous_requests.contains(id)) {
+                    let ctx = Ctx {
+                        facts: Facts::Ambiguous(reason),
+                        ..ctx
                     };
-                    // The response to an ambiguous request was announced with it.
-                    let announced =
-                        response_id.is_some_and(|id| session.ambiguous_requests.contains(id));
-                    if !announced {
-                        let ctx = Ctx {
-                            facts: Facts::Ambiguous(reason),
-                            ..ctx
-                        };
-                        self.rules.run(&ctx, &mut self.diagnostics);
-                    }
-                    if let Some(id) = request_id {
-                        session.ambiguous_requests.insert(id.clone());
-                    }
-                    if let Some(id) = response_id {
-                        session.ambiguous_requests.remove(id);
-                        session.ambiguous_responses.insert(id.clone());
-                    }
-                    return;
+                    self.rules.run(&ctx, &mut self.diagnostics);
                 }
-            },
+                return note_ambiguous(session, message);
+            }
         };
         ctx.from = Some(from);
         ctx.facts = facts::classify(session, from, message, event.stream.as_deref());
@@ -211,26 +171,13 @@ impl Engine {
         }
         self.rules.run(&ctx, &mut self.diagnostics);
         let transition = ctx.facts.transition();
-        if let (
-            Facts::Response(ResponseTarget::NullId),
-            Body::Response {
-                outcome: Outcome::Error { .. },
-                ..
-            },
-        ) = (&ctx.facts, &message.body)
-        {
-            // A null-id error answers one unreadable message of the peer.
-            if !session.consume_unreadable(from.peer()) {
-                sessions.unreadable.consume();
-            }
+        if is_null_id_error(&ctx.facts, message) && !session.consume_unreadable(from.peer()) {
+            // A null-id error answers one unreadable message of the peer
+            // (or, failing that, a line of the input that could not be read).
+            sessions.unreadable.consume();
         }
-        session.apply(
-            from,
-            message,
-            event.location,
-            event.stream.as_deref(),
-            &transition,
-        );
+        let stream = event.stream.as_deref();
+        session.apply(from, message, event.location, stream, &transition);
     }
 
     /// Runs the rules on a line that could not be read, unless its input
@@ -246,7 +193,7 @@ impl Engine {
     }
 
     /// Runs the rules on an unreadable line. It names no session it could
-    /// belong to.
+    /// belong to: its rules see an empty session.
     fn run_on_unreadable(&mut self, event: &Event) {
         let sessions = self.sources.entry(event.location.source).or_default();
         let scratch = Session::new(event.location.source, None, self.assumed_version);
@@ -318,6 +265,73 @@ impl Engine {
         Diagnostic::sort(&mut diagnostics);
         (diagnostics, self.stats)
     }
+}
+
+/// Applies a transport event to its session and input.
+fn apply_transport(session: &mut Session, sessions: &mut SourceSessions, event: &Event) {
+    match (&event.payload, event.from, &event.stream) {
+        (Payload::Transport(Transport::Closed), Some(from), _) => {
+            session.note_closed(from, event.location)
+        }
+        (Payload::Transport(Transport::StreamAborted(_)), _, Some(stream)) => {
+            session.http.abort(stream, event.location);
+        }
+        (Payload::Transport(Transport::Http(http)), _, stream) => {
+            if let Some(stream) = stream {
+                session.http.open(stream, http);
+            }
+            if let Some(id) = &http.assigned_session {
+                sessions
+                    .assigned_sessions
+                    .push((id.clone(), event.location));
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The valid id of a bare message whose sender is ambiguous: (request, response).
+fn ambiguous_ids(message: &Message) -> (Option<&RequestId>, Option<&RequestId>) {
+    match &message.body {
+        Body::Request {
+            id: KeyField::Valid(id),
+            ..
+        } => (Some(id), None),
+        Body::Response {
+            id: Some(KeyField::Valid(id)),
+            ..
+        } => (None, Some(id)),
+        _ => (None, None),
+    }
+}
+
+/// Notes an ambiguous message's id: its response is part of the same
+/// ambiguity, and an ambiguous response may answer any request.
+fn note_ambiguous(session: &mut Session, message: &Message) {
+    match ambiguous_ids(message) {
+        (Some(id), _) => {
+            session.ambiguous_requests.insert(id.clone());
+        }
+        (_, Some(id)) => {
+            session.ambiguous_requests.remove(id);
+            session.ambiguous_responses.insert(id.clone());
+        }
+        _ => {}
+    }
+}
+
+/// An error response with a null id.
+fn is_null_id_error(facts: &Facts, message: &Message) -> bool {
+    matches!(
+        (facts, &message.body),
+        (
+            Facts::Response(ResponseTarget::NullId),
+            Body::Response {
+                outcome: Outcome::Error { .. },
+                ..
+            },
+        )
+    )
 }
 
 /// The rules of an engine, and for each kind of event the ones that want it,

@@ -7,13 +7,23 @@
 
 use foldhash::HashSet;
 
-use crate::event::{Body, KeyField, Location, Message, NumberField, RequestId, Side};
+use crate::event::{
+    Body, KeyField, Location, Message, Method, NumberField, Params, RequestId, Side,
+};
 use crate::protocol::{Era, Version, Versions};
 
 use super::facts::Transition;
 use super::lifecycle::Lifecycle;
 use super::requests::{Cancel, Registry, Request, RequestState};
 use super::streams::HttpStreams;
+
+/// Where a message is: its line, its place in the session, its stream.
+#[derive(Clone, Copy)]
+struct Position<'a> {
+    location: Location,
+    seq: u64,
+    stream: Option<&'a str>,
+}
 
 #[derive(Debug)]
 pub struct Session {
@@ -148,43 +158,12 @@ impl Session {
         );
         match (&message.body, transition) {
             (Body::Request { id, method, params }, _) => {
-                let KeyField::Valid(id) = id else {
-                    self.side_mut(from).unreadable.note(location);
-                    return;
-                };
-                if method.starts_with("notifications/") {
-                    self.side_mut(from)
-                        .id_notifications
-                        .insert(id.clone(), location);
-                    return;
-                }
-                let token = match &params.meta_progress_token {
-                    Some(KeyField::Valid(token)) => Some(token.clone()),
-                    _ => None,
-                };
-                self.side_mut(from).open(Request {
-                    id: id.clone(),
-                    method: method.clone(),
+                let at = Position {
                     location,
                     seq,
-                    token,
-                    state: RequestState::Running,
-                    cancel: None,
-                    last_progress: None,
-                    last_progress_stream: None,
-                    stream: stream.map(Into::into),
-                    unanswered_copies: 0,
-                    shares_id: false,
-                    earlier_tokens: Vec::new(),
-                    invalid_tokens: u32::from(matches!(
-                        params.meta_progress_token,
-                        Some(KeyField::Invalid(_))
-                    )),
-                    named_version: params
-                        .meta_protocol_version
-                        .as_deref()
-                        .map(Version::nearest),
-                });
+                    stream,
+                };
+                self.note_request(from, id, method, params, at)
             }
             (Body::Notification { .. }, Transition::Cancel(id)) => {
                 let cancel = Cancel {
@@ -220,6 +199,54 @@ impl Session {
             }
             _ => {}
         }
+    }
+
+    /// A request (or a notification sent with an id) of `from`.
+    fn note_request(
+        &mut self,
+        from: Side,
+        id: &KeyField<RequestId>,
+        method: &Method,
+        params: &Params,
+        at: Position,
+    ) {
+        let KeyField::Valid(id) = id else {
+            self.side_mut(from).unreadable.note(at.location);
+            return;
+        };
+        if method.starts_with("notifications/") {
+            self.side_mut(from)
+                .id_notifications
+                .insert(id.clone(), at.location);
+            return;
+        }
+        let token = match &params.meta_progress_token {
+            Some(KeyField::Valid(token)) => Some(token.clone()),
+            _ => None,
+        };
+        self.side_mut(from).open(Request {
+            id: id.clone(),
+            method: method.clone(),
+            location: at.location,
+            seq: at.seq,
+            token,
+            state: RequestState::Running,
+            cancel: None,
+            last_progress: None,
+            last_progress_stream: None,
+            stream: at.stream.map(Into::into),
+            unanswered_copies: 0,
+            shares_id: false,
+            earlier_tokens: Vec::new(),
+            invalid_tokens: u32::from(matches!(
+                params.meta_progress_token,
+                Some(KeyField::Invalid(_))
+            )),
+            named_version: params
+                .meta_protocol_version
+                .as_deref()
+                .map(Version::nearest),
+        });
     }
 
     /// The message's position in the session, noting whether the trace

@@ -112,6 +112,22 @@ fn check(ctx: &Ctx, out: &mut Out) {
 /// The odd keys of every `_meta` object in a member's text. Only the `_meta`
 /// objects are parsed, found by their member name: a message without one
 /// costs a byte search, and the rest of one with it is not read.
+/// Whether a `_meta` value is `{"progressToken":T}` with a plain string or
+/// integer `T` (what most requests carry), read without a parser.
+fn holds_only_a_progress_token(value: &str) -> bool {
+    let Some(token) = value.strip_prefix(r#"{"progressToken":"#) else {
+        return false;
+    };
+    let rest = match token.strip_prefix('"') {
+        Some(string) => match string.find(['"', '\\']) {
+            Some(end) if string[end..].starts_with('"') => &string[end + 1..],
+            _ => return false,
+        },
+        None => token.trim_start_matches(|c: char| c.is_ascii_digit() || c == '-'),
+    };
+    rest.len() < token.len() && rest.starts_with('}')
+}
+
 fn odd_keys(text: &str, version: Version) -> OddKeys {
     let mut odd = OddKeys::default();
     for at in META_MEMBER.find_iter(text.as_bytes()) {
@@ -119,6 +135,9 @@ fn odd_keys(text: &str, version: Version) -> OddKeys {
         let Some(value) = rest.strip_prefix(':') else {
             continue; // the string "_meta" as a value, not a member name
         };
+        if holds_only_a_progress_token(value.trim_start()) {
+            continue; // the commonest `_meta`, and a valid one: no need to parse it
+        }
         let mut deserializer = serde_json::Deserializer::from_str(value);
         let visitor = MetaVisitor {
             odd: &mut odd,
@@ -145,6 +164,17 @@ mod tests {
             "meta-key-format",
             &format!("{HANDSHAKE}{}", lines.join("\n")),
         )
+    }
+
+    #[test]
+    fn a_lone_progress_token_is_recognised_without_parsing() {
+        use super::holds_only_a_progress_token as only;
+        assert!(only(r#"{"progressToken":"call-2"},"name":"x"}"#));
+        assert!(only(r#"{"progressToken":-17}}"#));
+        assert!(!only(r#"{"progressToken":"a\"b"}"#));
+        assert!(!only(r#"{"progressToken":1,"bad key":2}"#));
+        assert!(!only(r#"{"progressToken":}"#));
+        assert!(!only(r#"{"progressToken":1.5}"#));
     }
 
     #[test]
