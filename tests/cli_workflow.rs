@@ -518,6 +518,22 @@ fn the_policy_can_leave_out_responses_that_may_have_crossed_the_cancellation() {
         Some(0),
         "a warning does not fail at the default level"
     );
+    let pyproject = "[tool.mcp-lint.policy]\nreport-crossed-cancellations = false\n";
+    let dir = scratch(&[("pyproject.toml", pyproject), ("t.jsonl", CANCELLED_TWICE)]);
+    let args = [
+        "--format",
+        "concise",
+        "--select",
+        "response-after-cancel",
+        "t.jsonl",
+    ];
+    let out = run_in(&args, dir.path());
+    assert_eq!(
+        rules_of(&out),
+        ["response-after-cancel"],
+        "{}",
+        stdout(&out)
+    );
 }
 
 /// The fenced block of README.md that starts with `first_line`.
