@@ -464,3 +464,38 @@ fn directory_walks_take_only_the_log_files_that_are_mcp_logs() {
          Found 2 errors, 0 warnings, 2 infos in 2 files (18 events, 3 sessions).\n"
     );
 }
+
+/// The quoted lines of human output: what follows `N │ `.
+fn quoted_lines(human: &str) -> Vec<&str> {
+    human
+        .lines()
+        .filter_map(|line| line.split_once(" │ ").map(|(_, quote)| quote.trim()))
+        .collect()
+}
+
+#[test]
+fn har_findings_about_an_exchange_quote_its_request_line_not_a_bare_brace() {
+    let testdata = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/har");
+    let out = mcp_lint(&["devtools-streamable-http.har"], &testdata);
+    let human = text(&out.stdout);
+    let quotes = quoted_lines(&human);
+    assert!(!quotes.is_empty(), "{human}");
+    assert!(quotes.iter().all(|q| *q != "{"), "{human}");
+    assert!(
+        quotes.contains(&r#""url": "http://127.0.0.1:8000/mcp","#),
+        "{human}"
+    );
+    // Minified, the same findings quote a window of the one line.
+    let dir = tempfile::tempdir().unwrap();
+    let mut minified = std::fs::read(testdata.join("devtools-streamable-http.har")).unwrap();
+    minified.retain(|b| *b != b'\n');
+    std::fs::write(dir.path().join("min.har"), minified).unwrap();
+    let out = mcp_lint(&["min.har"], dir.path());
+    let human = text(&out.stdout);
+    assert!(
+        human.contains("error[http-protocol-version-header]"),
+        "{human}"
+    );
+    assert!(human.contains("1 │ … "), "{human}");
+    assert!(quoted_lines(&human).iter().all(|q| *q != "{"), "{human}");
+}
