@@ -464,3 +464,80 @@ fn directory_walks_take_only_the_log_files_that_are_mcp_logs() {
          Found 2 errors, 0 warnings, 2 infos in 2 files (18 events, 3 sessions).\n"
     );
 }
+
+/// The quoted lines of human output: what follows `N │ `.
+fn quoted_lines(human: &str) -> Vec<&str> {
+    human
+        .lines()
+        .filter_map(|line| line.split_once(" │ ").map(|(_, quote)| quote.trim()))
+        .collect()
+}
+
+#[test]
+fn har_findings_about_an_exchange_quote_its_request_line_not_a_bare_brace() {
+    let testdata = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/har");
+    let out = mcp_lint(&["devtools-streamable-http.har"], &testdata);
+    let human = text(&out.stdout);
+    let quotes = quoted_lines(&human);
+    assert!(!quotes.is_empty(), "{human}");
+    assert!(quotes.iter().all(|q| *q != "{"), "{human}");
+    assert!(
+        quotes.contains(&r#""url": "http://127.0.0.1:8000/mcp","#),
+        "{human}"
+    );
+    // Minified, the same findings quote a window of the one line.
+    let dir = tempfile::tempdir().unwrap();
+    let mut minified = std::fs::read(testdata.join("devtools-streamable-http.har")).unwrap();
+    minified.retain(|b| *b != b'\n');
+    std::fs::write(dir.path().join("min.har"), minified).unwrap();
+    let out = mcp_lint(&["min.har"], dir.path());
+    let human = text(&out.stdout);
+    assert!(
+        human.contains("error[http-protocol-version-header]"),
+        "{human}"
+    );
+    assert!(human.contains("1 │ … "), "{human}");
+    assert!(quoted_lines(&human).iter().all(|q| *q != "{"), "{human}");
+}
+
+/// A request answered at 09:00:03 and cancelled on the next line, stamped `cancelled_at`.
+fn answered_then_cancelled(cancelled_at: &str) -> String {
+    let lines = [
+        r#"{"ts":"2026-11-30T09:00:00.000Z","from":"client","msg":{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}}"#,
+        r#"{"ts":"2026-11-30T09:00:00.010Z","from":"server","msg":{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}}"#,
+        r#"{"ts":"2026-11-30T09:00:00.020Z","from":"client","msg":{"jsonrpc":"2.0","method":"notifications/initialized"}}"#,
+        r#"{"ts":"2026-11-30T09:00:01.000Z","from":"client","msg":{"jsonrpc":"2.0","id":1,"method":"tools/list"}}"#,
+        r#"{"ts":"2026-11-30T09:00:03.000Z","from":"server","msg":{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}}"#,
+        &format!(
+            r#"{{"ts":"{cancelled_at}","from":"client","msg":{{"jsonrpc":"2.0","method":"notifications/cancelled","params":{{"requestId":1}}}}}}"#
+        ),
+    ];
+    lines.join("\n") + "\n"
+}
+
+/// The notes of the `cancel-after-response` findings on `trace`.
+fn cancel_after_response_notes(trace: &str) -> Vec<serde_json::Value> {
+    let out = mcp_lint_stdin(&["--format", "json", "-"], trace.as_bytes());
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let diagnostics = report["diagnostics"].as_array().unwrap();
+    diagnostics
+        .iter()
+        .filter(|d| d["rule"] == "cancel-after-response")
+        .map(|d| d["note"].clone())
+        .collect()
+}
+
+#[test]
+fn an_order_finding_says_when_the_timestamps_disagree_with_the_order() {
+    let in_order =
+        cancel_after_response_notes(&answered_then_cancelled("2026-11-30T09:00:04.000Z"));
+    assert_eq!(in_order, vec![serde_json::Value::Null]);
+    let swapped = cancel_after_response_notes(&answered_then_cancelled("2026-11-30T09:00:02.000Z"));
+    assert_eq!(swapped.len(), 1);
+    let note = swapped[0].as_str().unwrap();
+    assert!(note.contains("2026-11-30T09:00:02.000Z"), "{note}");
+    assert!(
+        note.contains("timestamps disagree with the order"),
+        "{note}"
+    );
+}

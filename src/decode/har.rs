@@ -64,8 +64,9 @@ struct Timings {
 struct Request<'a> {
     #[serde(borrow)]
     method: Cow<'a, str>,
+    /// Raw, so that the exchange can be located at its request line.
     #[serde(borrow)]
-    url: Cow<'a, str>,
+    url: &'a RawValue,
     #[serde(borrow, default)]
     headers: Vec<Header<'a>>,
     #[serde(borrow, rename = "postData")]
@@ -197,7 +198,12 @@ fn exchange<'a>(
             })
             .collect()
     });
-    let path = url_path(&entry.request.url);
+    let url = string_of(entry.request.url).ok_or_else(|| {
+        problem(format!(
+            "entry {number}: the request \"url\" is not a string"
+        ))
+    })?;
+    let path = url_path(&url);
     Ok(Exchange {
         number,
         method: entry.request.method.clone(),
@@ -218,7 +224,8 @@ fn exchange<'a>(
         response_body: body(response_content)?.filter(|b| !b.text.is_empty()),
         sse_messages,
         failure,
-        offset,
+        // The request line (its "url"), not the entry's bare `{`.
+        offset: offset_of(document, entry.request.url),
     })
 }
 

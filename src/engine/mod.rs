@@ -12,6 +12,7 @@ pub mod lifecycle;
 pub mod requests;
 pub mod session;
 pub mod streams;
+mod time_order;
 
 use foldhash::{HashMap, HashMapExt};
 
@@ -169,7 +170,10 @@ impl Engine {
             ctx.versions = Versions::only(named);
             ctx.version = Some(named);
         }
+        let found = self.diagnostics.len();
         self.rules.run(&ctx, &mut self.diagnostics);
+        let previous = session.last_time_ms;
+        time_order::note_disorder(&mut self.diagnostics[found..], event.time_ms, previous);
         let transition = ctx.facts.transition();
         if is_null_id_error(&ctx.facts, message) && !session.consume_unreadable(from.peer()) {
             // A null-id error answers one unreadable message of the peer
@@ -178,6 +182,7 @@ impl Engine {
         }
         let stream = event.stream.as_deref();
         session.apply(from, message, event.location, stream, &transition);
+        session.last_time_ms = event.time_ms.or(previous);
     }
 
     /// Runs the rules on a line that could not be read, unless its input

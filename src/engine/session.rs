@@ -52,6 +52,8 @@ pub struct Session {
     /// When the session ends: the last line of its input that could not be
     /// read, wherever it was (an unreadable line names no session).
     pub unreadable_line: Option<Location>,
+    /// The timestamp of the session's last message that had one.
+    pub last_time_ms: Option<f64>,
 }
 
 impl Session {
@@ -70,6 +72,7 @@ impl Session {
             ambiguous_responses: HashSet::default(),
             sides: Default::default(),
             unreadable_line: None,
+            last_time_ms: None,
         }
     }
 
