@@ -134,6 +134,9 @@ pub struct RuleMeta {
     pub versions: Versions,
     /// The events the rule checks.
     pub wants: Wants,
+    /// Its findings rest on which of two messages came first, so they say
+    /// when the trace's timestamps disagree with that order.
+    pub order_dependent: bool,
     /// One line: what the rule finds.
     pub summary: &'static str,
     /// The spec sentence the finding breaks, verbatim.

@@ -1,16 +1,7 @@
 //! Findings that rest on the order of the messages say so when the
 //! timestamps of the trace disagree with that order.
 
-use crate::decode::timestamp::format_rfc3339_ms;
 use crate::diagnostic::Diagnostic;
-
-/// Rules whose findings depend on which of two messages came first.
-const ORDER_RULES: &[&str] = &[
-    "progress-after-terminal",
-    "response-after-cancel",
-    "cancel-after-response",
-    "request-before-initialize",
-];
 
 /// Adds a note to the order findings on a message whose timestamp `time`
 /// is earlier than `previous`, that of the session's message before it.
@@ -22,15 +13,11 @@ pub(super) fn note_disorder(found: &mut [Diagnostic], time: Option<f64>, previou
         return;
     }
     let note = format!(
-        "this message's timestamp ({}) is earlier than that of the message before it ({}): \
+        "this message's timestamp is {} ms earlier than that of the message before it: \
          the timestamps disagree with the order of the messages in the trace, which this finding follows",
-        format_rfc3339_ms(time),
-        format_rfc3339_ms(previous)
+        (previous - time).round()
     );
-    for diagnostic in found
-        .iter_mut()
-        .filter(|d| ORDER_RULES.contains(&d.rule.id))
-    {
+    for diagnostic in found.iter_mut().filter(|d| d.rule.order_dependent) {
         diagnostic.note = Some(match diagnostic.note.take() {
             Some(own) => format!("{own}; {note}"),
             None => note.clone(),

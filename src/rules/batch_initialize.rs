@@ -15,6 +15,7 @@ pub static META: RuleMeta = RuleMeta {
     // no batches at all.
     versions: Versions::ALL,
     wants: Wants::REQUEST,
+    order_dependent: false,
     summary: "an initialize request inside a JSON-RPC batch",
     quote: "The initialize request MUST NOT be part of a JSON-RPC batch, as other requests and notifications are not possible until initialization has completed.",
     spec: Some(SpecPage {

@@ -13,6 +13,7 @@ pub static META: RuleMeta = RuleMeta {
     default_severity: Severity::Warning,
     versions: Versions::only(Version::V2025_03_26),
     wants: Wants::RESPONSE,
+    order_dependent: false,
     summary: "a 2025-03-26 peer answers a batch with a null-id error (such as -32600 Invalid Request) instead of answering its messages",
     quote: "MCP implementations MAY support sending JSON-RPC batches, but MUST support receiving JSON-RPC batches.",
     spec: Some(SpecPage {

@@ -11,6 +11,7 @@ pub static META: RuleMeta = RuleMeta {
     default_severity: Severity::Error,
     versions: Versions::from(Version::V2025_06_18),
     wants: Wants::MESSAGES,
+    order_dependent: false,
     summary: "a JSON-RPC batch in a session of 2025-06-18 or later, revisions that removed batches",
     quote: "Messages are individual JSON-RPC requests, notifications, or responses.",
     spec: Some(SpecPage {

@@ -11,6 +11,7 @@ pub static META: RuleMeta = RuleMeta {
     default_severity: Severity::Error,
     versions: Versions::only(Version::V2025_03_26),
     wants: Wants::MESSAGES,
+    order_dependent: false,
     summary: "a 2025-03-26 batch that mixes responses with requests or notifications",
     quote: "An array batching one or more _requests and/or notifications_",
     spec: Some(SpecPage {

@@ -12,6 +12,7 @@ pub static META: RuleMeta = RuleMeta {
     default_severity: Severity::Warning,
     versions: Versions::only(Version::V2024_11_05),
     wants: Wants::MESSAGES,
+    order_dependent: false,
     summary: "a JSON-RPC batch in a 2024-11-05 session, a revision that does not define batches",
     quote: "",
     spec: Some(SpecPage {

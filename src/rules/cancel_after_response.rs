@@ -12,6 +12,7 @@ pub static META: RuleMeta = RuleMeta {
     default_severity: Severity::Info,
     versions: Versions::ALL,
     wants: Wants::NOTIFICATION,
+    order_dependent: true,
     summary: "a cancellation of a request whose response was already sent: a legal race",
     quote: "Due to network latency, cancellation notifications may arrive after request processing has completed, and potentially after a response has already been sent.",
     spec: Some(SpecPage {

@@ -11,6 +11,7 @@ pub static META: RuleMeta = RuleMeta {
     default_severity: Severity::Info,
     versions: Versions::ALL,
     wants: Wants::NOTIFICATION,
+    order_dependent: false,
     summary: "the same request is cancelled twice",
     quote: "Invalid cancellation notifications SHOULD be ignored: Unknown request IDs; Already completed requests; Malformed notifications",
     spec: Some(SpecPage {

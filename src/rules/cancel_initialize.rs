@@ -11,6 +11,7 @@ pub static META: RuleMeta = RuleMeta {
     default_severity: Severity::Error,
     versions: Versions::HANDSHAKE,
     wants: Wants::NOTIFICATION,
+    order_dependent: false,
     summary: "a client cancels its initialize request",
     quote: "The initialize request MUST NOT be cancelled by clients",
     spec: Some(SpecPage {

@@ -11,6 +11,7 @@ pub static META: RuleMeta = RuleMeta {
     default_severity: Severity::Error,
     versions: Versions::ALL,
     wants: Wants::NOTIFICATION,
+    order_dependent: false,
     summary: "a cancellation names a request id its sender never issued in this session",
     quote: "Cancellation notifications MUST only reference requests that: Were previously issued in the same direction; Are believed to still be in-progress",
     spec: Some(SpecPage {

@@ -12,6 +12,7 @@ pub static META: RuleMeta = RuleMeta {
     default_severity: Severity::Error,
     versions: Versions::ALL,
     wants: Wants::NOTIFICATION,
+    order_dependent: false,
     summary: "a side cancels a request that the other side issued",
     quote: "Cancellation notifications MUST only reference requests that: Were previously issued in the same direction",
     spec: Some(SpecPage {

@@ -13,6 +13,7 @@ pub static META: RuleMeta = RuleMeta {
     default_severity: Severity::Error,
     versions: Versions::only(Version::V2025_11_25),
     wants: Wants::REQUEST,
+    order_dependent: false,
     summary: "elicitation/create in a mode the client did not declare (url mode to a client whose elicitation capability is {}, which means form only)",
     quote: "Servers MUST NOT send elicitation requests with modes that are not supported by the client.",
     spec: Some(SpecPage {

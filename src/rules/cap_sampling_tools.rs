@@ -15,6 +15,7 @@ pub static META: RuleMeta = RuleMeta {
     default_severity: Severity::Error,
     versions: Versions::only(Version::V2025_11_25),
     wants: Wants::REQUEST,
+    order_dependent: false,
     summary: "sampling/createMessage with tools or toolChoice to a client that did not declare sampling.tools",
     quote: "Servers MUST NOT send tool-enabled sampling requests to Clients that have not declared support for tool use via the `sampling.tools` capability.",
     spec: Some(SpecPage {

@@ -14,6 +14,7 @@ pub static META: RuleMeta = RuleMeta {
     default_severity: Severity::Info,
     versions: Versions::ALL,
     wants: Wants::RESPONSE,
+    order_dependent: false,
     summary: "a side answers with a result a request that needs a capability it never advertised (a server serving tools/list without tools)",
     quote: "Servers that support tools MUST declare the `tools` capability",
     spec: Some(SpecPage {

@@ -13,6 +13,7 @@ pub static META: RuleMeta = RuleMeta {
     default_severity: Severity::Error,
     versions: Versions::ALL,
     wants: Wants::REQUEST.and(Wants::NOTIFICATION),
+    order_dependent: false,
     summary: "a request needs a capability its receiver did not advertise, or a notification one its sender did not advertise (tools/call without the server's tools, notifications/tools/list_changed without tools.listChanged)",
     quote: "Only use capabilities that were successfully negotiated",
     spec: Some(SpecPage {

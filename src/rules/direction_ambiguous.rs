@@ -11,6 +11,7 @@ pub static META: RuleMeta = RuleMeta {
     default_severity: Severity::Info,
     versions: Versions::ALL,
     wants: Wants::MESSAGES,
+    order_dependent: false,
     summary: "the sender of a bare JSON-RPC line cannot be inferred, so the line is not checked",
     quote: "",
     spec: None,

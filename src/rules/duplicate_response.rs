@@ -12,6 +12,7 @@ pub static META: RuleMeta = RuleMeta {
     default_severity: Severity::Error,
     versions: Versions::ALL,
     wants: Wants::RESPONSE,
+    order_dependent: false,
     summary: "a request is answered twice",
     quote: "When a rpc call is made, the Server MUST reply with a Response, except for in the case of Notifications. (JSON-RPC 2.0, which MCP requires: \"All messages between MCP clients and servers MUST follow the JSON-RPC 2.0 specification.\")",
     spec: Some(SpecPage {

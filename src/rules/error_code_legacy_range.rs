@@ -13,6 +13,7 @@ pub static META: RuleMeta = RuleMeta {
     default_severity: Severity::Info,
     versions: Versions::only(Version::V2026_07_28),
     wants: Wants::RESPONSE,
+    order_dependent: false,
     summary: "an error code in -32019 to -32000, the sub-range new implementations should not use",
     quote: "new implementations SHOULD NOT use codes from this sub-range at all",
     spec: Some(SpecPage {

@@ -13,6 +13,7 @@ pub static META: RuleMeta = RuleMeta {
     default_severity: Severity::Error,
     versions: Versions::only(Version::V2026_07_28),
     wants: Wants::RESPONSE,
+    order_dependent: false,
     summary: "an error code in -32099 to -32020 that the specification does not define (it defines -32020, -32021 and -32022)",
     quote: "Implementations MUST NOT emit any code from this sub-range that is not defined by this specification and MUST use defined codes only with their specified meanings.",
     spec: Some(SpecPage {

@@ -12,6 +12,7 @@ pub static META: RuleMeta = RuleMeta {
     default_severity: Severity::Error,
     versions: Versions::only(Version::V2026_07_28),
     wants: Wants::RESPONSE,
+    order_dependent: false,
     summary: "an error code 2026-07-28 retired: -32002 (resource not found) or -32042 (URL elicitation required)",
     quote: "Implementations of this protocol version MUST NOT emit these codes:",
     spec: Some(SpecPage {

@@ -11,6 +11,7 @@ pub static META: RuleMeta = RuleMeta {
     default_severity: Severity::Error,
     versions: Versions::from(Version::V2025_03_26),
     wants: Wants::TRANSPORT,
+    order_dependent: false,
     summary: "a POST holding only notifications or responses is accepted with a status other than 202, or with a body",
     quote: "If the server accepts the input, the server MUST return HTTP status code 202 Accepted with no body.",
     spec: Some(SpecPage {

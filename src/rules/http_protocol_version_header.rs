@@ -11,6 +11,7 @@ pub static META: RuleMeta = RuleMeta {
     default_severity: Severity::Error,
     versions: Versions::range(Version::V2025_06_18, Version::V2025_11_25),
     wants: Wants::TRANSPORT,
+    order_dependent: false,
     summary: "an HTTP request after initialization lacks MCP-Protocol-Version (error) or names another version than the negotiated one (warning), from 2025-06-18",
     quote: "If using HTTP, the client MUST include the MCP-Protocol-Version: <protocol-version> HTTP header on all subsequent requests to the MCP server",
     spec: Some(SpecPage {

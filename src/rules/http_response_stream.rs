@@ -12,6 +12,7 @@ pub static META: RuleMeta = RuleMeta {
     default_severity: Severity::Error,
     versions: Versions::from(Version::V2025_03_26),
     wants: Wants::RESPONSE,
+    order_dependent: false,
     summary: "a response travels on the GET stream (error) or on the stream of another request (warning), not on its request's own stream",
     quote: "The server MUST NOT send a JSON-RPC response on the stream unless resuming a stream associated with a previous client request.",
     spec: Some(SpecPage {

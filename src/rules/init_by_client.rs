@@ -12,6 +12,7 @@ pub static META: RuleMeta = RuleMeta {
     default_severity: Severity::Error,
     versions: Versions::HANDSHAKE,
     wants: Wants::REQUEST,
+    order_dependent: false,
     summary: "the client's initialize request lacks protocolVersion, capabilities or clientInfo",
     quote: "The client MUST initiate this phase by sending an initialize request containing:",
     spec: Some(SpecPage::handshake("basic/lifecycle")),

@@ -11,6 +11,7 @@ pub static META: RuleMeta = RuleMeta {
     default_severity: Severity::Error,
     versions: Versions::HANDSHAKE,
     wants: Wants::REQUEST,
+    order_dependent: false,
     summary: "the client's initialize request comes after other requests or server messages",
     quote: "The initialization phase MUST be the first interaction between client and server.",
     spec: Some(SpecPage::handshake("basic/lifecycle")),

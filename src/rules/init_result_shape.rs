@@ -12,6 +12,7 @@ pub static META: RuleMeta = RuleMeta {
     default_severity: Severity::Error,
     versions: Versions::HANDSHAKE,
     wants: Wants::RESPONSE,
+    order_dependent: false,
     summary: "the initialize result lacks protocolVersion, capabilities or serverInfo",
     quote: "The server MUST respond with its own capabilities and information:",
     spec: Some(SpecPage::handshake("basic/lifecycle")),

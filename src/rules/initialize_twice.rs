@@ -11,6 +11,7 @@ pub static META: RuleMeta = RuleMeta {
     default_severity: Severity::Info,
     versions: Versions::HANDSHAKE,
     wants: Wants::REQUEST,
+    order_dependent: false,
     summary: "the client sends initialize again in a session that was already initialized",
     quote: "The initialization phase MUST be the first interaction between client and server.",
     spec: Some(SpecPage::handshake("basic/lifecycle")),

@@ -11,6 +11,7 @@ pub static META: RuleMeta = RuleMeta {
     default_severity: Severity::Warning,
     versions: Versions::HANDSHAKE,
     wants: Wants::NOTIFICATION.and(Wants::REQUEST),
+    order_dependent: false,
     summary: "the client sends notifications/initialized although initialize failed",
     quote: "After successful initialization, the client MUST send an initialized notification to indicate it is ready to begin normal operations",
     spec: Some(SpecPage::handshake("basic/lifecycle")),

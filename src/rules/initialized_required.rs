@@ -13,6 +13,7 @@ pub static META: RuleMeta = RuleMeta {
     default_severity: Severity::Error,
     versions: Versions::HANDSHAKE,
     wants: Wants::NOTHING,
+    order_dependent: false,
     summary: "after a successful initialize the client goes on without notifications/initialized (error), sends requests before it (warning), or the trace ends first (info)",
     quote: "After successful initialization, the client MUST send an initialized notification to indicate it is ready to begin normal operations",
     spec: Some(SpecPage::handshake("basic/lifecycle")),

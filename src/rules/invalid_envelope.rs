@@ -11,6 +11,7 @@ pub static META: RuleMeta = RuleMeta {
     default_severity: Severity::Error,
     versions: Versions::ALL,
     wants: Wants::UNREADABLE,
+    order_dependent: false,
     summary: "a record is JSON but not valid for its format: a canonical envelope, a HAR or Inspector entry, an mcpsnoop frame",
     quote: "",
     spec: None,

@@ -11,6 +11,7 @@ pub static META: RuleMeta = RuleMeta {
     default_severity: Severity::Error,
     versions: Versions::ALL,
     wants: Wants::UNREADABLE,
+    order_dependent: false,
     summary: "a line of the trace is not valid JSON or not valid UTF-8",
     quote: "JSON-RPC messages MUST be UTF-8 encoded.",
     spec: Some(SpecPage {

@@ -10,6 +10,7 @@ pub static META: RuleMeta = RuleMeta {
     default_severity: Severity::Error,
     versions: Versions::ALL,
     wants: Wants::MESSAGES,
+    order_dependent: false,
     summary: "a message is not a well-formed JSON-RPC 2.0 request, notification or response",
     quote: "All messages between MCP clients and servers MUST follow the JSON-RPC 2.0 specification.",
     spec: Some(SpecPage {

@@ -19,6 +19,7 @@ pub static META: RuleMeta = RuleMeta {
     default_severity: Severity::Warning,
     versions: Versions::from(Version::V2025_06_18),
     wants: Wants::MESSAGES,
+    order_dependent: false,
     summary: "a _meta key of params or result breaks the key grammar (warning), or sits under a prefix reserved for MCP without being a key the spec defines (info)",
     quote: "If specified, MUST be a series of labels separated by dots (`.`), followed by a slash (`/`).",
     spec: Some(SpecPage {

@@ -12,6 +12,7 @@ pub static META: RuleMeta = RuleMeta {
     default_severity: Severity::Error,
     versions: Versions::ALL,
     wants: Wants::REQUEST.and(Wants::NOTIFICATION),
+    order_dependent: false,
     summary: "a side sends a method that only the other side may send (a server calling tools/call, a client sending sampling/createMessage)",
     quote: "Used by the client to invoke a tool provided by the server.",
     spec: Some(SpecPage {

@@ -16,6 +16,7 @@ pub static META: RuleMeta = RuleMeta {
     default_severity: Severity::Error,
     versions: Versions::ALL,
     wants: Wants::REQUEST.and(Wants::NOTIFICATION),
+    order_dependent: false,
     summary: "a method that does not exist in the session's protocol version (elicitation/create in 2025-03-26, tasks/get in 2025-06-18, ping in 2026-07-28)",
     quote: "Respect the negotiated protocol version",
     spec: Some(SpecPage {

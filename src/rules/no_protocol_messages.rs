@@ -14,6 +14,7 @@ pub static META: RuleMeta = RuleMeta {
     default_severity: Severity::Info,
     versions: Versions::ALL,
     wants: Wants::TRANSPORT,
+    order_dependent: false,
     summary: "a client's log holds no protocol messages, so nothing could be checked",
     quote: "",
     spec: None,

@@ -11,6 +11,7 @@ pub static META: RuleMeta = RuleMeta {
     default_severity: Severity::Error,
     versions: Versions::ALL,
     wants: Wants::REQUEST,
+    order_dependent: false,
     summary: "a notifications/* method is sent with an id, which makes it a request",
     quote: "Notifications MUST NOT include an ID.",
     spec: Some(SpecPage {

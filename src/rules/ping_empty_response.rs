@@ -11,6 +11,7 @@ pub static META: RuleMeta = RuleMeta {
     default_severity: Severity::Error,
     versions: Versions::HANDSHAKE,
     wants: Wants::RESPONSE,
+    order_dependent: false,
     summary: "a ping is answered with a non-empty result (error) or with an error (warning)",
     quote: "The receiver MUST respond promptly with an empty response:",
     spec: Some(SpecPage::handshake("basic/utilities/ping")),

@@ -11,6 +11,7 @@ pub static META: RuleMeta = RuleMeta {
     default_severity: Severity::Info,
     versions: Versions::HANDSHAKE,
     wants: Wants::REQUEST,
+    order_dependent: false,
     summary: "a ping request has params other than _meta",
     quote: "A ping request is a standard JSON-RPC request with no parameters",
     spec: Some(SpecPage::handshake("basic/utilities/ping")),

@@ -12,6 +12,7 @@ pub static META: RuleMeta = RuleMeta {
     default_severity: Severity::Error,
     versions: Versions::ALL,
     wants: Wants::NOTIFICATION,
+    order_dependent: true,
     summary: "progress after the request was answered (error) or after the requester cancelled it (warning, info when it may have crossed the cancellation)",
     quote: "Progress notifications MUST stop after completion",
     spec: Some(SpecPage {

@@ -11,6 +11,7 @@ pub static META: RuleMeta = RuleMeta {
     default_severity: Severity::Error,
     versions: Versions::ALL,
     wants: Wants::NOTIFICATION,
+    order_dependent: false,
     summary: "notifications/progress without a progressToken, with progress missing or not a number, or total or message of the wrong type",
     quote: "The progress notification MUST include: The original progress token; The current progress value so far; An optional \"total\" value; An optional \"message\" value",
     spec: Some(SpecPage {

@@ -13,6 +13,7 @@ pub static META: RuleMeta = RuleMeta {
     default_severity: Severity::Error,
     versions: Versions::ALL,
     wants: Wants::NOTIFICATION,
+    order_dependent: false,
     summary: "a progress value is equal to or below the previous one for that token",
     quote: "The progress value MUST increase with each notification, even if the total is unknown.",
     spec: Some(SpecPage {

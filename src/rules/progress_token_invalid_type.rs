@@ -12,6 +12,7 @@ pub static META: RuleMeta = RuleMeta {
     default_severity: Severity::Error,
     versions: Versions::ALL,
     wants: Wants::REQUEST.and(Wants::NOTIFICATION),
+    order_dependent: false,
     summary: "a progressToken is not a string or an integer",
     quote: "Progress tokens MUST be a string or integer value",
     spec: Some(SpecPage {

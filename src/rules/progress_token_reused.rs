@@ -12,6 +12,7 @@ pub static META: RuleMeta = RuleMeta {
     default_severity: Severity::Error,
     versions: Versions::ALL,
     wants: Wants::REQUEST,
+    order_dependent: false,
     summary: "a request carries a progress token still active for another request of the same sender",
     quote: "Progress tokens can be chosen by the sender using any means, but MUST be unique across all active requests.",
     spec: Some(SpecPage {

@@ -13,6 +13,7 @@ pub static META: RuleMeta = RuleMeta {
     default_severity: Severity::Error,
     versions: Versions::ALL,
     wants: Wants::NOTIFICATION.and(Wants::TRANSPORT),
+    order_dependent: false,
     summary: "progress for a token that no active request of the other side carried",
     quote: "Progress notifications MUST only reference tokens that: Were provided in an active request; Are associated with an in-progress operation",
     spec: Some(SpecPage {

@@ -12,6 +12,7 @@ pub static META: RuleMeta = RuleMeta {
     default_severity: Severity::Error,
     versions: Versions::ALL,
     wants: Wants::NOTIFICATION,
+    order_dependent: false,
     summary: "the requester sends progress for the token of its own request",
     quote: "When a party wants to receive progress updates for a request, it includes a progressToken in the request metadata. [...] The receiver MAY then send progress notifications containing the original progress token",
     spec: Some(SpecPage {

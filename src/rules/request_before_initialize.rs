@@ -12,6 +12,7 @@ pub static META: RuleMeta = RuleMeta {
     default_severity: Severity::Warning,
     versions: Versions::HANDSHAKE,
     wants: Wants::REQUEST,
+    order_dependent: true,
     summary: "a side sends a request other than ping before initialization is complete",
     quote: "The client SHOULD NOT send requests other than pings before the server has responded to the initialize request. The server SHOULD NOT send requests other than pings and logging before receiving the initialized notification.",
     spec: Some(SpecPage {

@@ -11,6 +11,7 @@ pub static META: RuleMeta = RuleMeta {
     default_severity: Severity::Error,
     versions: Versions::ALL,
     wants: Wants::REQUEST,
+    order_dependent: false,
     summary: "a request id is null, fractional, boolean, an array or an object",
     quote: "Requests MUST include a string or integer ID. Unlike base JSON-RPC, the ID MUST NOT be null.",
     spec: Some(SpecPage {

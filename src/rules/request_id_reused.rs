@@ -12,6 +12,7 @@ pub static META: RuleMeta = RuleMeta {
     default_severity: Severity::Error,
     versions: Versions::ALL,
     wants: Wants::REQUEST,
+    order_dependent: false,
     summary: "a side reuses a request id it already used in this session",
     quote: "The request ID MUST NOT have been previously used by the requestor within the same session.",
     spec: Some(SpecPage {

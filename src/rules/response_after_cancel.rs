@@ -12,6 +12,7 @@ pub static META: RuleMeta = RuleMeta {
     default_severity: Severity::Warning,
     versions: Versions::ALL,
     wants: Wants::RESPONSE,
+    order_dependent: true,
     summary: "the receiver answers a request after the cancellation reached it (info when the response may have crossed the cancellation)",
     quote: "Receivers of cancellation notifications SHOULD: Stop processing the cancelled request; Free associated resources; Not send a response for the cancelled request",
     spec: Some(SpecPage {

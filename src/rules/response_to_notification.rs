@@ -12,6 +12,7 @@ pub static META: RuleMeta = RuleMeta {
     default_severity: Severity::Error,
     versions: Versions::ALL,
     wants: Wants::RESPONSE,
+    order_dependent: false,
     summary: "a response answers a notification: a null-id reply no unreadable message justifies, or a success result to an id-bearing notifications/* message",
     quote: "The receiver MUST NOT send a response.",
     spec: Some(SpecPage {

@@ -14,6 +14,7 @@ pub static META: RuleMeta = RuleMeta {
     default_severity: Severity::Error,
     versions: Versions::ALL,
     wants: Wants::RESPONSE.and(Wants::TRANSPORT),
+    order_dependent: false,
     summary: "a response whose id matches no request of the other side",
     quote: "Responses MUST include the same ID as the request they correspond to.",
     spec: Some(SpecPage {

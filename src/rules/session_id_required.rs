@@ -11,6 +11,7 @@ pub static META: RuleMeta = RuleMeta {
     default_severity: Severity::Error,
     versions: Versions::range(Version::V2025_03_26, Version::V2025_11_25),
     wants: Wants::TRANSPORT,
+    order_dependent: false,
     summary: "an HTTP request after initialization lacks the Mcp-Session-Id the server assigned, or carries one it never assigned",
     quote: "If an Mcp-Session-Id is returned by the server during initialization, clients using the Streamable HTTP transport MUST include it in the Mcp-Session-Id header on all of their subsequent HTTP requests.",
     spec: Some(SpecPage {

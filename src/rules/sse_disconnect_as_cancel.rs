@@ -13,6 +13,7 @@ pub static META: RuleMeta = RuleMeta {
     default_severity: Severity::Warning,
     versions: Versions::from(Version::V2025_03_26),
     wants: Wants::RESPONSE,
+    order_dependent: false,
     summary: "up to 2025-11-25, a server answers a request whose SSE stream dropped with a cancellation error although it was never cancelled; in 2026-07-28, a server still answers a request whose stream closed (that was its cancellation)",
     quote: "Disconnection SHOULD NOT be interpreted as the client cancelling its request.",
     spec: Some(SpecPage {

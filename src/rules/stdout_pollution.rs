@@ -12,6 +12,7 @@ pub static META: RuleMeta = RuleMeta {
     default_severity: Severity::Error,
     versions: Versions::ALL,
     wants: Wants::TRANSPORT,
+    order_dependent: false,
     summary: "a server wrote output that is not an MCP message on its stdout",
     quote: "The server MUST NOT write anything to its stdout that is not a valid MCP message.",
     spec: Some(SpecPage {

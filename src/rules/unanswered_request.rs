@@ -14,6 +14,7 @@ pub static META: RuleMeta = RuleMeta {
     default_severity: Severity::Info,
     versions: Versions::ALL,
     wants: Wants::TRANSPORT,
+    order_dependent: false,
     summary: "a request has neither a response nor a cancellation when its session ends",
     quote: "When the request has not received a success or error response within the timeout period, the sender SHOULD issue a cancellation notification for that request and stop waiting for a response.",
     spec: Some(SpecPage {

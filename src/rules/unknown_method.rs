@@ -11,6 +11,7 @@ pub static META: RuleMeta = RuleMeta {
     default_severity: Severity::Info,
     versions: Versions::ALL,
     wants: Wants::REQUEST.and(Wants::NOTIFICATION),
+    order_dependent: false,
     summary: "a method that no MCP revision defines and that is not named like an extension",
     quote: "Experimental, non-standard capabilities that the server supports.",
     spec: Some(SpecPage {

@@ -11,6 +11,7 @@ pub static META: RuleMeta = RuleMeta {
     default_severity: Severity::Info,
     versions: Versions::ALL,
     wants: Wants::MESSAGES,
+    order_dependent: false,
     summary: "a protocol version string names no published revision; the session is linted with the nearest one",
     quote: "In the initialize request, the client MUST send a protocol version it supports. This SHOULD be the latest version supported by the client.",
     spec: Some(SpecPage::handshake("basic/lifecycle")),

@@ -12,6 +12,7 @@ pub static META: RuleMeta = RuleMeta {
     default_severity: Severity::Info,
     versions: Versions::HANDSHAKE,
     wants: Wants::REQUEST.and(Wants::NOTIFICATION),
+    order_dependent: false,
     summary: "the client goes on after the server answered another protocol version than it asked for (it should disconnect if it does not support that one)",
     quote: "If the client does not support the version in the server's response, it SHOULD disconnect.",
     spec: Some(SpecPage::handshake("basic/lifecycle")),

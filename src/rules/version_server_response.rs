@@ -13,6 +13,7 @@ pub static META: RuleMeta = RuleMeta {
     default_severity: Severity::Info,
     versions: Versions::HANDSHAKE,
     wants: Wants::RESPONSE,
+    order_dependent: false,
     summary: "the server answers initialize with another protocol version than the client asked for (allowed when it does not support that one)",
     quote: "If the server supports the requested protocol version, it MUST respond with the same version. Otherwise, the server MUST respond with another protocol version it supports.",
     spec: Some(SpecPage::handshake("basic/lifecycle")),
