@@ -62,17 +62,19 @@ const KEPT: &[&str] = &[
     "mode",
     "type",
     "capabilities",
+    // Values the schema allows from a fixed set.
+    "level",
+    "role",
+    "resultType",
+    "cacheScope",
+    "action",
+    "status",
 ];
 
 /// Members whose whole value was written by a tool, a resource or a person.
-const FREE: &[&str] = &[
-    "arguments",
-    "structuredContent",
-    "content",
-    "contents",
-    "data",
-    "messages",
-];
+/// (`content`, `contents` and `messages` are protocol objects: the schema
+/// reads their `type` and `role`; their text goes like any other member's.)
+const FREE: &[&str] = &["arguments", "structuredContent", "data"];
 
 /// `_meta` values the rules read.
 const META_KEPT: &[&str] = &["progressToken", "io.modelcontextprotocol/protocolVersion"];

@@ -25,10 +25,12 @@ pub enum Family {
     Progress,
     Http,
     Stdio,
+    /// Messages against the official JSON schema, tool calls against the tools' own.
+    Schema,
 }
 
 impl Family {
-    pub const ALL: [Family; 10] = [
+    pub const ALL: [Family; 11] = [
         Family::Trace,
         Family::Jsonrpc,
         Family::Lifecycle,
@@ -39,6 +41,7 @@ impl Family {
         Family::Progress,
         Family::Http,
         Family::Stdio,
+        Family::Schema,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -53,6 +56,7 @@ impl Family {
             Family::Progress => "progress",
             Family::Http => "http",
             Family::Stdio => "stdio",
+            Family::Schema => "schema",
         }
     }
 

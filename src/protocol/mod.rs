@@ -8,6 +8,7 @@ pub mod errors;
 pub mod fields;
 pub mod meta;
 pub mod methods;
+pub mod schema;
 pub mod spec;
 pub mod version;
 

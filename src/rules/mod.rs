@@ -56,6 +56,7 @@ mod request_id_reused;
 mod response_after_cancel;
 mod response_to_notification;
 mod response_unknown_id;
+mod schema_violation;
 mod session_id_required;
 mod sse_disconnect_as_cancel;
 mod stdout_pollution;
@@ -131,6 +132,7 @@ pub static ALL: &[&Rule] = &[
     &http_protocol_version_header::RULE,
     &http_response_stream::RULE,
     &sse_disconnect_as_cancel::RULE,
+    &schema_violation::RULE,
     // Last, so that SARIF rule indexes stay put.
     &no_protocol_messages::RULE,
 ];
