@@ -69,6 +69,8 @@ const KEPT: &[&str] = &[
     "cacheScope",
     "action",
     "status",
+    // A tool schema's required member names (the names its properties keep).
+    "required",
 ];
 
 /// Members whose whole value was written by a tool, a resource or a person.

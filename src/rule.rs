@@ -255,6 +255,8 @@ pub struct Ctx<'a> {
     /// of `versions`): the negotiated one, or the one a 2026-07-28 request names.
     pub version: Option<Version>,
     pub facts: Facts<'a>,
+    /// The tools a server's `tools/list` result lists, schemas compiled.
+    pub tool_list: Option<&'a crate::engine::Listing>,
     /// The last line of this input that could not be read at all.
     pub source_unreadable: Option<Location>,
     /// HTTP session ids the server assigned earlier in this input, and where.

@@ -13,6 +13,8 @@ pub mod requests;
 pub mod session;
 pub mod streams;
 mod time_order;
+pub mod tool_schema;
+pub mod tools;
 
 use foldhash::{HashMap, HashMapExt};
 
@@ -20,7 +22,7 @@ use crate::diagnostic::Diagnostic;
 use compact_str::CompactString;
 
 use crate::event::{
-    Body, Event, KeyField, Location, Message, Outcome, Payload, RequestId, Transport,
+    Body, Event, KeyField, Location, Message, Outcome, Payload, RequestId, Side, Transport,
 };
 use crate::protocol::{Version, Versions};
 use crate::rule::{Ctx, Rule, Wants};
@@ -30,6 +32,7 @@ pub use lifecycle::{Capabilities, Lifecycle};
 pub use requests::{Answered, Cancel, Registry, Request, RequestState, RequestView, Unreadable};
 pub use session::Session;
 pub use streams::{HttpStreams, StreamInfo};
+pub use tools::{ListState, Listing, Tool, Tools};
 
 /// Counts for the summary line.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -132,6 +135,7 @@ impl Engine {
             versions,
             version: versions.single(),
             facts: Facts::None,
+            tool_list: None,
             source_unreadable: sessions.unreadable.last(),
             assigned_sessions: &sessions.assigned_sessions,
         };
@@ -170,6 +174,8 @@ impl Engine {
             ctx.versions = Versions::only(named);
             ctx.version = Some(named);
         }
+        let listing = read_listing(session, &ctx, message, from);
+        ctx.tool_list = listing.as_ref();
         let found = self.diagnostics.len();
         self.rules.run(&ctx, &mut self.diagnostics);
         let previous = session.last_time_ms;
@@ -181,7 +187,7 @@ impl Engine {
             sessions.unreadable.consume();
         }
         let stream = event.stream.as_deref();
-        session.apply(from, message, event.location, stream, &transition);
+        session.apply(from, message, event.location, stream, &transition, listing);
         session.last_time_ms = event.time_ms.or(previous);
     }
 
@@ -210,6 +216,7 @@ impl Engine {
             versions: scratch.possible_versions(),
             version: scratch.version(),
             facts: Facts::None,
+            tool_list: None,
             source_unreadable: sessions.unreadable.last(),
             assigned_sessions: &sessions.assigned_sessions,
         };
@@ -293,6 +300,17 @@ fn apply_transport(session: &mut Session, sessions: &mut SourceSessions, event: 
         }
         _ => {}
     }
+}
+
+/// The tools a server's `tools/list` result lists, read (and their schemas
+/// compiled) once, for the rules and then the session's tools tracker.
+fn read_listing(session: &Session, ctx: &Ctx, message: &Message, from: Side) -> Option<Listing> {
+    let request = ctx.facts.answered()?;
+    let result = message.members.result.as_ref()?;
+    if from != Side::Server || request.method != "tools/list" || message.incomplete {
+        return None;
+    }
+    session.tools.read(result, ctx.version, ctx.event.location)
 }
 
 /// The valid id of a bare message whose sender is ambiguous: (request, response).

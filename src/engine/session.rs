@@ -16,6 +16,7 @@ use super::facts::Transition;
 use super::lifecycle::Lifecycle;
 use super::requests::{Cancel, Registry, Request, RequestState};
 use super::streams::HttpStreams;
+use super::tools::{Listing, Tools};
 
 /// Where a message is: its line, its place in the session, its stream.
 #[derive(Clone, Copy)]
@@ -36,6 +37,8 @@ pub struct Session {
     pub complete: bool,
     pub lifecycle: Lifecycle,
     pub http: HttpStreams,
+    /// The server's tools, as its `tools/list` results show them.
+    pub tools: Tools,
     /// Messages seen so far; a message's position in the session's order.
     pub messages: u64,
     /// Whether every message so far refers to nothing before the trace: a
@@ -66,6 +69,7 @@ impl Session {
             complete: false,
             lifecycle: Lifecycle::assuming(version),
             http: HttpStreams::default(),
+            tools: Tools::default(),
             messages: 0,
             self_contained: true,
             ambiguous_requests: HashSet::default(),
@@ -140,6 +144,7 @@ impl Session {
         location: Location,
         stream: Option<&str>,
         transition: &Transition,
+        listing: Option<Listing>,
     ) {
         let seq = self.next_position(message, transition);
         self.note_batch(from, message, location);
@@ -153,12 +158,9 @@ impl Session {
         let answered = answered_id
             .and_then(|id| self.side(from.peer()).open.get(id))
             .map(|r| r.method.clone());
-        self.lifecycle.apply(
-            from,
-            message,
-            location,
-            answered_id.zip(answered.as_deref()),
-        );
+        let answered = answered_id.zip(answered.as_deref());
+        self.lifecycle.apply(from, message, location, answered);
+        self.tools.apply(from, message, answered, listing);
         match (&message.body, transition) {
             (Body::Request { id, method, params }, _) => {
                 let at = Position {

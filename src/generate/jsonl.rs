@@ -192,6 +192,20 @@ fn empty_result(id: &str) -> String {
     format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{{}}}}"#)
 }
 
+/// Every tool the generated calls name, each taking a string `query`, so
+/// that the calls are of listed tools with valid arguments.
+fn tool_list() -> String {
+    let tools: Vec<String> = TOOLS
+        .iter()
+        .map(|name| {
+            format!(
+                r#"{{"name":"{name}","description":"Run {name}","inputSchema":{{"type":"object","properties":{{"query":{{"type":"string"}}}}}}}}"#
+            )
+        })
+        .collect();
+    tools.join(",")
+}
+
 fn token_of(id: u64) -> String {
     format!("\"tok-{id}\"")
 }
@@ -267,7 +281,14 @@ impl<W: Write> Generator<'_, W> {
     fn tools_list(&mut self, s: &mut SessionState) -> io::Result<(u64, u64)> {
         let id = s.take_id();
         self.line(CLIENT, s, &request(&id.to_string(), "tools/list"))?;
-        let line = self.line(SERVER, s, &format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{{"tools":[{{"name":"search_docs","description":"Search the documentation index","inputSchema":{{"type":"object","properties":{{"query":{{"type":"string"}}}}}}}},{{"name":"run_query","description":"Run a read-only query","inputSchema":{{"type":"object"}}}}]}}}}"#))?;
+        let line = self.line(
+            SERVER,
+            s,
+            &format!(
+                r#"{{"jsonrpc":"2.0","id":{id},"result":{{"tools":[{}]}}}}"#,
+                tool_list()
+            ),
+        )?;
         Ok((id, line))
     }
 
@@ -419,7 +440,7 @@ impl<W: Write> Generator<'_, W> {
             Injection::CancelDuplicate => self.cancel_duplicate(s)?,
             Injection::DuplicateResponse => {
                 let (id, _) = self.tools_list(s)?;
-                self.line(SERVER, s, &format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{{"tools":[]}}}}"#))?
+                self.line(SERVER, s, &format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{{"tools":[{}]}}}}"#, tool_list()))?
             }
             Injection::ResponseUnknownId => {
                 let id = self.ghost("ghost");
@@ -584,7 +605,10 @@ impl<W: Write> Generator<'_, W> {
         self.line(
             SERVER,
             s,
-            &format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{{"tools":[]}}}}"#),
+            &format!(
+                r#"{{"jsonrpc":"2.0","id":{id},"result":{{"tools":[{}]}}}}"#,
+                tool_list()
+            ),
         )?;
         Ok(line)
     }

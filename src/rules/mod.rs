@@ -60,6 +60,10 @@ mod schema_violation;
 mod session_id_required;
 mod sse_disconnect_as_cancel;
 mod stdout_pollution;
+mod tool_arguments_invalid;
+mod tool_output_invalid;
+mod tool_schema_invalid;
+mod tool_unknown;
 mod unanswered_request;
 mod unknown_method;
 mod unknown_protocol_version;
@@ -133,6 +137,10 @@ pub static ALL: &[&Rule] = &[
     &http_response_stream::RULE,
     &sse_disconnect_as_cancel::RULE,
     &schema_violation::RULE,
+    &tool_schema_invalid::RULE,
+    &tool_unknown::RULE,
+    &tool_arguments_invalid::RULE,
+    &tool_output_invalid::RULE,
     // Last, so that SARIF rule indexes stay put.
     &no_protocol_messages::RULE,
 ];

@@ -1,0 +1,237 @@
+//! The server's tools, as the session's `tools/list` results show them:
+//! each tool's schemas compiled once per session (by schema text), whether
+//! the list is complete (a listing whose last page has no `nextCursor`),
+//! and whether the server said it changed since. Also the tool each open
+//! `tools/call` names, so its result can be read against that tool.
+
+use std::sync::Arc;
+
+use foldhash::{HashMap, HashSet};
+use serde::Deserialize;
+use serde_json::value::RawValue;
+
+use super::tool_schema::{self, ToolSchema};
+use crate::event::{Body, Json, KeyField, Location, Message, RequestId, Side};
+use crate::protocol::Version;
+
+/// How far the listed tools can be trusted to be all the server's tools.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ListState {
+    /// No `tools/list` result yet.
+    #[default]
+    Unseen,
+    /// Only pages with a `nextCursor`: more tools may exist.
+    Partial,
+    /// A whole listing, and no change announced since.
+    Complete,
+    /// A whole listing, then `notifications/tools/list_changed`.
+    Stale,
+}
+
+/// One listed tool.
+#[derive(Debug, Clone)]
+pub struct Tool {
+    pub name: Box<str>,
+    /// Where it was listed.
+    pub location: Location,
+    pub input: Option<Arc<ToolSchema>>,
+    pub output: Option<Arc<ToolSchema>>,
+}
+
+/// The tools one `tools/list` result lists, with their schemas compiled.
+#[derive(Debug, Default)]
+pub struct Listing {
+    pub tools: Vec<Tool>,
+    /// The result names a next page.
+    pub more: bool,
+    /// The schemas compiled for it, by their text (those the session had not compiled).
+    compiled: Vec<(Box<str>, Arc<ToolSchema>)>,
+}
+
+#[derive(Deserialize)]
+struct Page<'a> {
+    #[serde(borrow, default)]
+    tools: Vec<Listed<'a>>,
+    #[serde(rename = "nextCursor")]
+    next_cursor: Option<&'a RawValue>,
+}
+
+#[derive(Deserialize)]
+struct Listed<'a> {
+    name: Option<String>,
+    #[serde(rename = "inputSchema", borrow)]
+    input_schema: Option<&'a RawValue>,
+    #[serde(rename = "outputSchema", borrow)]
+    output_schema: Option<&'a RawValue>,
+}
+
+/// What a `tools/call` names and passes.
+#[derive(Deserialize)]
+pub struct CallParams {
+    pub name: Option<String>,
+    pub arguments: Option<serde_json::Value>,
+}
+
+/// The tool a `tools/call` names, without reading its arguments.
+#[derive(Deserialize)]
+struct CalledName {
+    name: Option<String>,
+}
+
+/// The params of a `tools/call` request, when they are an object.
+pub fn call_params(message: &Message) -> Option<CallParams> {
+    match message.method() {
+        Some("tools/call") => message.members.params.as_ref()?.parse(),
+        _ => None,
+    }
+}
+
+#[derive(Deserialize)]
+struct ListParams<'a> {
+    #[serde(borrow)]
+    cursor: Option<&'a RawValue>,
+}
+
+#[derive(Debug, Default)]
+pub struct Tools {
+    pub state: ListState,
+    /// The tools of the last complete listing.
+    listed: HashMap<Box<str>, Tool>,
+    /// The pages of a listing not complete yet.
+    pending: HashMap<Box<str>, Tool>,
+    /// The client's `tools/list` requests that ask for a next page.
+    continuations: HashSet<RequestId>,
+    /// The tool each open `tools/call` names.
+    calls: HashMap<RequestId, Box<str>>,
+    /// Compiled schemas by their text: a schema is compiled once per session.
+    compiled: HashMap<Box<str>, Arc<ToolSchema>>,
+}
+
+impl Tools {
+    /// The tool called `name`, in the listing under way or the last complete one.
+    pub fn find(&self, name: &str) -> Option<&Tool> {
+        self.pending.get(name).or_else(|| self.listed.get(name))
+    }
+
+    /// The tool an open `tools/call` names.
+    pub fn called(&self, id: &RequestId) -> Option<&Tool> {
+        self.find(self.calls.get(id)?)
+    }
+
+    /// Reads a `tools/list` result, compiling each schema this session has
+    /// not compiled yet. `None` when it is not an object of tools.
+    pub fn read(
+        &self,
+        result: &Json,
+        version: Option<Version>,
+        location: Location,
+    ) -> Option<Listing> {
+        let page: Page = result.parse()?;
+        let mut compiled: Vec<(Box<str>, Arc<ToolSchema>)> = Vec::new();
+        let mut schema = |raw: Option<&RawValue>| {
+            let text = raw?.get();
+            let known = self.compiled.get(text).cloned().or_else(|| {
+                let earlier = compiled.iter().find(|(t, _)| &**t == text);
+                earlier.map(|(_, schema)| schema.clone())
+            });
+            Some(known.unwrap_or_else(|| {
+                let schema = Arc::new(tool_schema::compile(text, version));
+                compiled.push((text.into(), schema.clone()));
+                schema
+            }))
+        };
+        let mut tools = Vec::with_capacity(page.tools.len());
+        for listed in page.tools {
+            let (input, output) = (schema(listed.input_schema), schema(listed.output_schema));
+            if let Some(name) = listed.name {
+                let name = name.into();
+                tools.push(Tool {
+                    name,
+                    location,
+                    input,
+                    output,
+                });
+            }
+        }
+        Some(Listing {
+            tools,
+            more: page.next_cursor.is_some_and(|c| c.get() != "null"),
+            compiled,
+        })
+    }
+
+    /// Applies a message after the rules have seen it; `listing` is what
+    /// the engine read of a `tools/list` result, `answered` the request a
+    /// response answers.
+    pub(crate) fn apply(
+        &mut self,
+        from: Side,
+        message: &Message,
+        answered: Option<(&RequestId, &str)>,
+        listing: Option<Listing>,
+    ) {
+        match (&message.body, from) {
+            (
+                Body::Request {
+                    id: KeyField::Valid(id),
+                    method,
+                    ..
+                },
+                Side::Client,
+            ) => {
+                let params = message.members.params.as_ref();
+                match &**method {
+                    "tools/call" => {
+                        let called = params.and_then(|p| p.parse::<CalledName>());
+                        if let Some(name) = called.and_then(|c| c.name) {
+                            self.calls.insert(id.clone(), name.into());
+                        }
+                    }
+                    "tools/list" => {
+                        let cursor = params
+                            .and_then(|p| p.parse::<ListParams>())
+                            .and_then(|p| p.cursor);
+                        if cursor.is_some() {
+                            self.continuations.insert(id.clone());
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            (Body::Notification { method, .. }, Side::Server)
+                if method == "notifications/tools/list_changed"
+                    && self.state == ListState::Complete =>
+            {
+                self.state = ListState::Stale;
+            }
+            (Body::Response { .. }, Side::Server) => {
+                if let Some((id, method)) = answered {
+                    self.calls.remove(id);
+                    let continued = self.continuations.remove(id);
+                    if let (Some(listing), "tools/list") = (listing, method) {
+                        self.note_listing(listing, continued);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn note_listing(&mut self, listing: Listing, continued: bool) {
+        if !continued {
+            self.pending.clear();
+        }
+        self.compiled.extend(listing.compiled);
+        for tool in listing.tools {
+            self.pending.insert(tool.name.clone(), tool);
+        }
+        if listing.more {
+            if self.state == ListState::Unseen {
+                self.state = ListState::Partial;
+            }
+            return;
+        }
+        self.listed = std::mem::take(&mut self.pending);
+        self.state = ListState::Complete;
+    }
+}

@@ -1,0 +1,109 @@
+//! `tool-arguments-invalid`: a `tools/call` passes arguments that do not
+//! validate against the tool's `inputSchema`.
+
+use crate::diagnostic::Severity;
+use crate::engine::tool_schema::violations;
+use crate::engine::tools::call_params;
+use crate::event::Side;
+use crate::protocol::{SpecPage, Versions};
+use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
+
+pub static META: RuleMeta = RuleMeta {
+    id: "tool-arguments-invalid",
+    family: Family::Schema,
+    default_severity: Severity::Error,
+    versions: Versions::ALL,
+    wants: Wants::REQUEST,
+    order_dependent: false,
+    summary: "a tools/call's arguments do not validate against the inputSchema the server listed for the tool",
+    quote: "`inputSchema`: JSON Schema defining expected parameters",
+    spec: Some(SpecPage {
+        legacy: "server/tools",
+        modern: Some("server/tools"),
+        modern_quote: None,
+    }),
+    help: "pass arguments that match the tool's inputSchema (from its tools/list entry)",
+};
+
+pub static RULE: Rule = Rule::on_events(&META, check);
+
+fn check(ctx: &Ctx, out: &mut Out) {
+    let (Some(message), Some(Side::Client)) = (ctx.message, ctx.from) else {
+        return;
+    };
+    if message.incomplete {
+        return;
+    }
+    let Some(call) = call_params(message) else {
+        return;
+    };
+    let tool = call
+        .name
+        .as_deref()
+        .and_then(|name| ctx.session.tools.find(name));
+    let Some(tool) = tool else { return };
+    let Some(Ok(validator)) = tool.input.as_deref() else {
+        return; // no schema, or one tool-schema-invalid reported
+    };
+    // Absent arguments are an empty object to the tool.
+    let arguments = call.arguments.unwrap_or_else(|| serde_json::json!({}));
+    for violation in violations(validator, &arguments, "/params/arguments") {
+        out.push(
+            ctx.diagnostic(
+                &META,
+                format!(
+                    "{}: {} (inputSchema of tool {:?})",
+                    violation.pointer, violation.message, tool.name
+                ),
+            )
+            .with_related(
+                tool.location,
+                "the tool and its inputSchema were listed here",
+            ),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::diagnostic::Severity::{self, Error};
+    use crate::rules::testing::{findings, HANDSHAKE};
+
+    const LIST: &str = r#"{"from":"client","msg":{"jsonrpc":"2.0","id":1,"method":"tools/list"}}"#;
+    const LISTED: &str = r#"{"from":"server","msg":{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"search","inputSchema":{"type":"object","properties":{"q":{"type":"string"},"limit":{"type":"integer","minimum":1}},"required":["q"]}}]}}}"#;
+
+    fn call(arguments: &str) -> String {
+        format!(
+            r#"{{"from":"client","msg":{{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{{"name":"search"{arguments}}}}}}}"#
+        )
+    }
+
+    fn check(arguments: &str) -> Vec<(u64, Severity)> {
+        let lines = [LIST, LISTED, &call(arguments)];
+        findings(
+            "tool-arguments-invalid",
+            &format!("{HANDSHAKE}{}", lines.join("\n")),
+        )
+    }
+
+    #[test]
+    fn fires_on_each_offending_argument() {
+        assert_eq!(check(r#","arguments":{"q":1}"#), [(6, Error)]);
+        assert_eq!(
+            check(r#","arguments":{"limit":0}"#),
+            [(6, Error), (6, Error)]
+        );
+        assert_eq!(check(""), [(6, Error)]);
+    }
+
+    #[test]
+    fn silent_on_valid_arguments_and_unknown_tools() {
+        assert_eq!(
+            check(r#","arguments":{"q":"mcp","limit":3,"extra":true}"#),
+            []
+        );
+        let other = call(r#","arguments":{}"#).replace("search", "other");
+        let trace = format!("{HANDSHAKE}{LIST}\n{LISTED}\n{other}");
+        assert_eq!(findings("tool-arguments-invalid", &trace), []);
+    }
+}
