@@ -186,7 +186,7 @@ impl MietteDiagnostic for Rendered<'_> {
                 .filter(|r| r.location.line != d.location.line)
                 .map(|r| {
                     LabeledSpan::new_with_span(
-                        Some(escape_controls(&r.message).into_owned()),
+                        Some(r.message.render(&escape_controls)),
                         self.excerpt.span(r.location.line),
                     )
                 }),
@@ -197,7 +197,7 @@ impl MietteDiagnostic for Rendered<'_> {
 
 fn primary_label(d: &Diagnostic) -> String {
     let mut label = match &d.label {
-        Some(label) => label.clone(),
+        Some(label) => label.to_string(),
         None => d
             .rule
             .summary
@@ -239,7 +239,7 @@ pub(super) fn write(report: &Report, color: bool, out: &mut dyn Sink) -> std::io
             .collect();
         let mut help = d.rule.help.to_string();
         if let Some(note) = &d.note {
-            help = format!("{help}\nnote: {}", escape_controls(note));
+            help = format!("{help}\nnote: {}", note.render(&escape_controls));
         }
         if !d.quote.is_empty() {
             help = format!("{help}\nspec: \"{}\"", d.quote);
@@ -249,7 +249,7 @@ pub(super) fn write(report: &Report, color: bool, out: &mut dyn Sink) -> std::io
         }
         let rendered = Rendered {
             diagnostic: d,
-            message: escape_controls(&d.message).into_owned(),
+            message: d.text(&escape_controls),
             code: format!("{}[{}]", d.severity, d.rule.id),
             help,
             excerpt: Excerpt::new(source.name.clone(), wanted),
