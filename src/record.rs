@@ -87,6 +87,17 @@ impl Trace {
             self.write(from, &body);
         }
     }
+
+    /// Records a line the server wrote to its stderr.
+    fn stderr(&mut self, line: &[u8]) {
+        if let Some(text) = line_text(line) {
+            let text = serde_json::Value::String(text.into_owned());
+            self.write(
+                Side::Server,
+                &format!("\"event\":\"stderr\",\"text\":{text}"),
+            );
+        }
+    }
 }
 
 fn now_ms() -> f64 {
@@ -99,13 +110,8 @@ fn now_ms() -> f64 {
 /// sent when it is a JSON object or array, else a `not-protocol` event
 /// holding its text. A blank line is no record (readers skip it).
 fn line_body(line: &[u8]) -> Option<String> {
-    let line = line.strip_suffix(b"\n").unwrap_or(line);
-    let line = line.strip_suffix(b"\r").unwrap_or(line);
-    let text = String::from_utf8_lossy(line);
+    let text = line_text(line)?;
     let trimmed = text.trim();
-    if trimmed.is_empty() {
-        return None;
-    }
     let is_message = matches!(text, std::borrow::Cow::Borrowed(_))
         && (trimmed.starts_with('{') || trimmed.starts_with('['))
         && serde_json::from_str::<&RawValue>(trimmed).is_ok();
@@ -116,6 +122,14 @@ fn line_body(line: &[u8]) -> Option<String> {
             serde_json::Value::String(text.into_owned())
         ),
     })
+}
+
+/// A line without its line ending, `None` when it is blank.
+fn line_text(line: &[u8]) -> Option<std::borrow::Cow<'_, str>> {
+    let line = line.strip_suffix(b"\n").unwrap_or(line);
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    let text = String::from_utf8_lossy(line);
+    (!text.trim().is_empty()).then_some(text)
 }
 
 /// The members of the `closed` record of a server that exited: its status,
@@ -237,8 +251,9 @@ fn spawn(command: &[OsString]) -> Result<Child, String> {
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        // The server's stderr is its log, not protocol: it passes straight through.
-        .stderr(Stdio::inherit())
+        // The server's stderr is its log, not protocol: recorded as such and
+        // passed through.
+        .stderr(Stdio::piped())
         .spawn()
         .map_err(|e| format!("cannot run {}: {e}", program.to_string_lossy()))
 }
@@ -247,20 +262,48 @@ fn spawn(command: &[OsString]) -> Result<Child, String> {
 /// The client side is not waited for: a client may keep its end open after
 /// the server has gone.
 fn relay(child: &mut Child, trace: &SharedTrace) -> Result<ExitStatus, String> {
-    let (Some(to_server), Some(from_server)) = (child.stdin.take(), child.stdout.take()) else {
+    let (Some(to_server), Some(from_server), Some(log)) =
+        (child.stdin.take(), child.stdout.take(), child.stderr.take())
+    else {
         return Err("the server's pipes could not be set up".into());
     };
     let client_trace = Arc::clone(trace);
     std::thread::spawn(move || relay_client(to_server, &client_trace));
+    let log_trace = Arc::clone(trace);
+    let (log_done, log_ended) = mpsc::channel::<()>();
+    std::thread::spawn(move || {
+        relay_stderr(log, &log_trace);
+        let _ = log_done.send(());
+    });
     let server_trace = Arc::clone(trace);
     let server: JoinHandle<()> = std::thread::spawn(move || {
         let stdout = std::io::stdout();
         pump(from_server, stdout.lock(), Side::Server, &server_trace);
     });
     let _ = server.join();
-    child
+    let status = child
         .wait()
-        .map_err(|e| format!("cannot wait for the server: {e}"))
+        .map_err(|e| format!("cannot wait for the server: {e}"))?;
+    // Its last words come before its exit in the trace, unless a process it
+    // left behind holds its stderr open.
+    let _ = log_ended.recv_timeout(std::time::Duration::from_secs(1));
+    Ok(status)
+}
+
+/// The server's stderr: each line recorded, then passed to mcp-lint's.
+fn relay_stderr(from: impl Read, trace: &SharedTrace) {
+    let mut reader = BufReader::new(from);
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        match reader.read_until(b'\n', &mut line) {
+            Ok(0) | Err(_) => return,
+            Ok(_) => {}
+        }
+        lock(trace).stderr(&line);
+        let mut stderr = std::io::stderr().lock();
+        let _ = stderr.write_all(&line).and_then(|()| stderr.flush());
+    }
 }
 
 /// Client to server; when the client closes its end, so does the relay.

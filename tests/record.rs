@@ -342,3 +342,66 @@ fn sigterm_reaches_the_server_and_the_trace_ends_with_its_exit() {
         "{trace}"
     );
 }
+
+/// The server's stderr is its log: each line is recorded as a `stderr`
+/// event (before its exit) and passed through to mcp-lint's stderr, and the
+/// trace still lints as protocol only.
+#[test]
+fn the_servers_stderr_is_recorded_and_passed_through() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = r#"echo 'starting: ready' >&2; read request; echo '{"jsonrpc":"2.0","id":1,"result":{}}'; echo 'bye' >&2"#;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mcp-lint"))
+        .current_dir(dir.path())
+        .args(["record", "-o", "trace.jsonl", "--", "sh", "-c", server])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin
+        .write_all(b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n")
+        .unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "starting: ready\nbye\n"
+    );
+    let trace = std::fs::read_to_string(dir.path().join("trace.jsonl")).unwrap();
+    let events: Vec<Value> = trace
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let stderr: Vec<&str> = events
+        .iter()
+        .filter(|e| e["event"] == "stderr")
+        .map(|e| e["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(stderr, ["starting: ready", "bye"]);
+    let server_closed = events
+        .iter()
+        .position(|e| e["event"] == "closed" && e["from"] == "server")
+        .unwrap();
+    let last_log = events.iter().rposition(|e| e["event"] == "stderr").unwrap();
+    assert!(last_log < server_closed, "{trace}");
+    assert!(events
+        .iter()
+        .all(|e| e["from"] != "server" || e["event"] != "not-protocol"));
+    // Linted, the log is neither protocol nor pollution.
+    let lint = Command::new(env!("CARGO_BIN_EXE_mcp-lint"))
+        .current_dir(dir.path())
+        .args(["--format", "json", "trace.jsonl"])
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&lint.stdout).unwrap();
+    let rules: Vec<&str> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["rule"].as_str().unwrap())
+        .collect();
+    assert!(!rules.contains(&"stdout-pollution"), "{rules:?}");
+    assert!(!rules.contains(&"invalid-envelope"), "{rules:?}");
+}
