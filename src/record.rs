@@ -6,7 +6,7 @@
 
 use std::ffi::OsString;
 use std::io::{BufRead, BufReader, Read, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Mutex};
@@ -14,6 +14,7 @@ use std::thread::JoinHandle;
 
 use serde_json::value::RawValue;
 
+use crate::check::Settings;
 use crate::cli::{self, EXIT_TROUBLE};
 use crate::decode::{decode_line, timestamp, Format};
 use crate::diagnostic::Diagnostic;
@@ -40,6 +41,10 @@ pub struct Options {
     /// With --lint, write the findings to FILE instead of stderr.
     #[arg(long, value_name = "FILE", requires = "lint")]
     pub lint_output: Option<PathBuf>,
+    /// The rules --lint runs, as for linting a file (the configuration is
+    /// found from the trace's place).
+    #[command(flatten)]
+    pub rules: crate::cli::RuleArgs,
     /// The server command and its arguments.
     #[arg(last = true, required = true, value_name = "SERVER")]
     pub command: Vec<OsString>,
@@ -173,9 +178,10 @@ fn record(options: &Options) -> Result<u8, String> {
     let (lint, linter) = match options.lint {
         true => {
             let sink = lint_sink(options)?;
+            let settings = Settings::for_path(&options.rules, &options.output).map_err(|e| e.0)?;
             let (sender, receiver) = mpsc::channel();
-            let name = options.output.to_string_lossy().into_owned();
-            let handle = std::thread::spawn(move || lint_live(receiver, name, sink));
+            let path = options.output.clone();
+            let handle = std::thread::spawn(move || lint_live(receiver, &path, &settings, sink));
             (Some(sender), Some(handle))
         }
         false => (None, None),
@@ -343,8 +349,20 @@ fn lint_sink(options: &Options) -> Result<Box<dyn Write + Send>, String> {
 
 /// Lints recorded lines as they arrive, printing each finding when it is
 /// found, then the end-of-session findings and the summary.
-fn lint_live(lines: Receiver<Vec<u8>>, name: String, mut out: Box<dyn Write + Send>) {
-    let mut engine = crate::rules::engine();
+fn lint_live(
+    lines: Receiver<Vec<u8>>,
+    path: &Path,
+    settings: &Settings,
+    mut out: Box<dyn Write + Send>,
+) {
+    let name = crate::sanitize::escape_controls(&path.to_string_lossy()).into_owned();
+    let mut engine = settings.engine();
+    let print = |new: Vec<Diagnostic>, found: &mut Vec<Diagnostic>, out: &mut dyn Write| {
+        let kept = new
+            .into_iter()
+            .filter_map(|mut d| settings.keeps(path, &mut d).then_some(d));
+        print_findings(kept, &name, found, out)
+    };
     let mut found: Vec<Diagnostic> = Vec::new();
     let (mut number, mut offset, mut events) = (0u64, 0u64, Vec::new());
     for line in lines {
@@ -356,10 +374,10 @@ fn lint_live(lines: Receiver<Vec<u8>>, name: String, mut out: Box<dyn Write + Se
         for event in events.drain(..) {
             engine.feed(&event);
         }
-        print_findings(engine.take_diagnostics(), &name, &mut found, &mut out);
+        print(engine.take_diagnostics(), &mut found, &mut out);
     }
     let (rest, stats) = engine.finish();
-    print_findings(rest, &name, &mut found, &mut out);
+    print(rest, &mut found, &mut out);
     Diagnostic::sort(&mut found);
     let sources = [SourceInfo { name, text: None }];
     let report = Report {
@@ -374,7 +392,7 @@ fn lint_live(lines: Receiver<Vec<u8>>, name: String, mut out: Box<dyn Write + Se
 }
 
 fn print_findings(
-    new: Vec<Diagnostic>,
+    new: impl Iterator<Item = Diagnostic>,
     name: &str,
     found: &mut Vec<Diagnostic>,
     out: &mut dyn Write,

@@ -405,3 +405,47 @@ fn the_servers_stderr_is_recorded_and_passed_through() {
     assert!(!rules.contains(&"stdout-pollution"), "{rules:?}");
     assert!(!rules.contains(&"invalid-envelope"), "{rules:?}");
 }
+
+/// `record --lint` runs the rules the command line and the configuration
+/// (found from the trace's place) select, at their severities.
+#[test]
+fn live_lint_obeys_the_selection_and_the_configuration() {
+    // The server answers a request it was never sent: response-unknown-id.
+    let server = r#"read request; echo '{"jsonrpc":"2.0","id":7,"result":{}}'"#;
+    let run = |dir: &Path, extra: &[&str]| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_mcp-lint"))
+            .current_dir(dir)
+            .args([
+                "record",
+                "-o",
+                "trace.jsonl",
+                "--lint",
+                "--lint-output",
+                "lint.txt",
+            ])
+            .args(extra)
+            .args(["--", "sh", "-c", server])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        stdin
+            .write_all(b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}\n")
+            .unwrap();
+        drop(stdin);
+        assert!(child.wait().unwrap().success());
+        std::fs::read_to_string(dir.join("lint.txt")).unwrap()
+    };
+    let dir = tempfile::tempdir().unwrap();
+    // Info: without a handshake, the trace may have begun mid-session.
+    assert!(run(dir.path(), &[]).contains("info[response-unknown-id]"));
+    assert!(!run(dir.path(), &["--ignore", "response-unknown-id"]).contains("response-unknown-id"));
+    std::fs::write(
+        dir.path().join("mcp-lint.toml"),
+        "severity = { \"response-unknown-id\" = \"warning\" }\n",
+    )
+    .unwrap();
+    assert!(run(dir.path(), &[]).contains("warning[response-unknown-id]"));
+    assert!(run(dir.path(), &["--isolated"]).contains("info[response-unknown-id]"));
+}
