@@ -185,10 +185,12 @@ fn envelope_events(
                     Transport::Stderr,
                     "a \"stderr\" event needs \"text\": the line the sender wrote to stderr",
                 )?,
-                _ => return Err(format!(
+                _ => {
+                    return Err(format!(
                     "unknown transport event {} (known: \"closed\", \"not-protocol\", \"stderr\")",
                     json::describe_value(raw)
-                )),
+                ))
+                }
             };
             out.push(event(payload));
             Ok(())
