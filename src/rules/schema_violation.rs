@@ -7,6 +7,7 @@ use crate::event::{Body, Message, Outcome};
 use crate::protocol::schema::{self, Expected, ProtocolSchema, Violation};
 use crate::protocol::{SpecPage, Version, Versions};
 use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
+use crate::words::Arg;
 
 pub static META: RuleMeta = RuleMeta {
     id: "schema-violation",
@@ -97,19 +98,31 @@ fn diagnostic(
 ) -> Diagnostic {
     let definition = schema.definition(violation);
     let holder = definition.map_or("the schema", |d| &*d.name);
-    let pointer = &violation.pointer;
     let message = match &violation.expected {
-        Expected::Member => format!("{pointer} is missing; {holder} requires it"),
-        expected => format!(
-            "{pointer} is {}; {holder} expects {expected}",
+        Expected::Member => {
+            let member = violation.pointer.rsplit('/').next().unwrap_or_default();
+            words!("{} lacks required member {}", holder, Arg::quoted(member))
+        }
+        expected => words!(
+            "{} expects {} here, not {}",
+            holder,
+            expected.to_string(),
             violation.found
         ),
     };
-    let mut note = format!("schema of {version}");
-    if let Some(description) = definition.and_then(|d| d.description.as_deref()) {
-        note = format!("{holder} ({note}): {}", first_sentence(description));
-    }
-    ctx.diagnostic(&META, message).with_note(note)
+    let description = definition.and_then(|d| d.description.as_deref());
+    let note = match description {
+        Some(description) => words!(
+            "{} (schema of {}): {}",
+            holder,
+            version,
+            first_sentence(description)
+        ),
+        None => words!("schema of {}", version),
+    };
+    ctx.diagnostic(&META, message)
+        .with_note(note)
+        .with_pointer(&violation.pointer)
 }
 
 /// The first sentence (or line) of a schema description.

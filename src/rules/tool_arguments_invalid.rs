@@ -7,6 +7,7 @@ use crate::engine::tools::call_params;
 use crate::event::Side;
 use crate::protocol::{SpecPage, Versions};
 use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
+use crate::words::Arg;
 
 pub static META: RuleMeta = RuleMeta {
     id: "tool-arguments-invalid",
@@ -51,11 +52,13 @@ fn check(ctx: &Ctx, out: &mut Out) {
         out.push(
             ctx.diagnostic(
                 &META,
-                format!(
-                    "{}: {} (inputSchema of tool {:?})",
-                    violation.pointer, violation.message, tool.name
+                words!(
+                    "{} (inputSchema of tool {})",
+                    violation.message,
+                    Arg::quoted(&tool.name)
                 ),
             )
+            .with_pointer(&violation.pointer)
             .with_related(
                 tool.location,
                 "the tool and its inputSchema were listed here",

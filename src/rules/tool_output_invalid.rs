@@ -9,6 +9,7 @@ use crate::engine::tool_schema::violations;
 use crate::event::{Body, Outcome, Side};
 use crate::protocol::{SpecPage, Version, Versions};
 use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
+use crate::words::{Arg, Words};
 
 pub static META: RuleMeta = RuleMeta {
     id: "tool-output-invalid",
@@ -66,7 +67,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
     if result.is_error || result.task.is_some() {
         return;
     }
-    let diagnostic = |message: String| {
+    let diagnostic = |message: Words| {
         ctx.diagnostic(&META, message)
             .with_request_id(request.id)
             .with_related(
@@ -75,18 +76,19 @@ fn check(ctx: &Ctx, out: &mut Out) {
             )
     };
     let Some(structured) = result.structured else {
-        let why = format!(
-            "tool {:?} has an outputSchema, but its result has no structuredContent",
-            tool.name
+        let why = words!(
+            "tool {} has an outputSchema, but its result has no structuredContent",
+            Arg::quoted(&tool.name)
         );
         return out.push(diagnostic(why));
     };
     for violation in violations(validator, &structured, "/result/structuredContent") {
-        let why = format!(
-            "{}: {} (outputSchema of tool {:?})",
-            violation.pointer, violation.message, tool.name
+        let why = words!(
+            "{} (outputSchema of tool {})",
+            violation.message,
+            Arg::quoted(&tool.name)
         );
-        out.push(diagnostic(why));
+        out.push(diagnostic(why).with_pointer(&violation.pointer));
     }
 }
 

@@ -5,6 +5,7 @@ use crate::diagnostic::Severity;
 use crate::engine::tool_schema::ToolSchema;
 use crate::protocol::{SpecPage, Versions};
 use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
+use crate::words::{Arg, Words};
 
 pub static META: RuleMeta = RuleMeta {
     id: "tool-schema-invalid",
@@ -40,9 +41,12 @@ fn check(ctx: &Ctx, out: &mut Out) {
             out.push(
                 ctx.diagnostic(
                     &META,
-                    format!(
-                        "the {member} of tool {:?} {what}: {}",
-                        tool.name, unusable.why
+                    words!(
+                        "the {} of tool {} {}: {}",
+                        Words::fixed(member),
+                        Arg::quoted(&tool.name),
+                        Words::fixed(what),
+                        unusable.why
                     ),
                 )
                 .with_severity(severity),

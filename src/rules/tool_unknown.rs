@@ -6,6 +6,7 @@ use crate::engine::ListState;
 use crate::event::Side;
 use crate::protocol::{SpecPage, Versions};
 use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
+use crate::words::{Arg, Words};
 
 pub static META: RuleMeta = RuleMeta {
     id: "tool-unknown",
@@ -50,7 +51,11 @@ fn check(ctx: &Ctx, out: &mut Out) {
     out.push(
         ctx.diagnostic(
             &META,
-            format!("the client calls tool {name:?}, which the server does not list {why}"),
+            words!(
+                "the client calls tool {}, which the server does not list {}",
+                Arg::quoted(&name),
+                Words::fixed(why)
+            ),
         )
         .with_severity(severity),
     );
