@@ -93,6 +93,8 @@ pub struct ProtocolSchema {
     any_result: Option<NodeId>,
     /// The answer to a task-augmented request (`CreateTaskResult`), where tasks exist.
     task_result: Option<NodeId>,
+    /// A result that asks for more input (`InputRequiredResult`, 2026-07-28).
+    input_required: Option<NodeId>,
     /// A response's `error` member.
     error: Option<NodeId>,
 }
@@ -149,6 +151,7 @@ impl ProtocolSchema {
             results,
             any_result: compiled.named("Result"),
             task_result: compiled.named("CreateTaskResult"),
+            input_required: compiled.named("InputRequiredResult"),
             error,
             compiled,
         }
@@ -173,13 +176,20 @@ impl ProtocolSchema {
     }
 
     /// The violations of the result of a `method` request. A result that
-    /// holds a `task` answers a task-augmented request, where tasks exist.
+    /// holds a `task` answers a task-augmented request, where tasks exist;
+    /// one whose `resultType` is `input_required` asks for input (2026-07-28),
+    /// and any other is the method's own result.
     pub fn check_result(&self, method: &str, result: &str) -> Vec<Violation> {
         let Some(value) = Value::parse(result) else {
             return Vec::new();
         };
-        let node = match (self.task_result, value.get("task")) {
-            (Some(task), Some(_)) => Some(task),
+        let asks_input = matches!(
+            value.get("resultType"),
+            Some(Value::String(kind)) if kind == "input_required"
+        );
+        let node = match (value.get("task"), asks_input) {
+            (Some(_), _) if self.task_result.is_some() => self.task_result,
+            (_, true) if self.input_required.is_some() => self.input_required,
             _ => self.results.get(method).copied().or(self.any_result),
         };
         node.map_or_else(Vec::new, |node| {
@@ -208,13 +218,13 @@ impl ProtocolSchema {
     }
 }
 
-/// The schema of a request's result: `<stem>ResultResponse`'s `result`
-/// where responses are defined per method (2026-07-28), else `<stem>Result`.
+/// The schema of a request's own result: `<stem>Result`, else the
+/// `result` of `<stem>ResultResponse` where responses are defined per method.
 fn result_of(compiled: &Compiled, stem: &str) -> Option<NodeId> {
-    let response = compiled.named(&format!("{stem}ResultResponse"));
-    response
-        .and_then(|id| member_schema(compiled, id, "result"))
-        .or_else(|| compiled.named(&format!("{stem}Result")))
+    compiled.named(&format!("{stem}Result")).or_else(|| {
+        let response = compiled.named(&format!("{stem}ResultResponse"))?;
+        member_schema(compiled, response, "result")
+    })
 }
 
 /// The schema of member `name` of an object definition.

@@ -108,3 +108,14 @@ fn results_of_2026_are_read_with_their_result_type() {
     let result = r#"{"resultType":"complete","content":[]}"#;
     assert_eq!(schema.check_result("tools/call", result), []);
 }
+
+#[test]
+fn a_2026_result_is_its_method_s_unless_it_asks_for_input() {
+    let schema = of(Version::V2026_07_28);
+    let broken = r#"{"resultType":"complete","content":[{"type":"txt","text":"x"}]}"#;
+    let violations = schema.check_result("tools/call", broken);
+    assert_eq!(violations.len(), 1, "{violations:?}");
+    assert_eq!(violations[0].pointer, "/result/content/0/type");
+    let asks = r#"{"resultType":"input_required","inputRequests":{}}"#;
+    assert_eq!(schema.check_result("tools/call", asks), []);
+}
