@@ -25,6 +25,15 @@ impl SpecPage {
         }
     }
 
+    /// A page at the same path in every revision.
+    pub const fn everywhere(path: &'static str) -> SpecPage {
+        SpecPage {
+            legacy: path,
+            modern: Some(path),
+            modern_quote: None,
+        }
+    }
+
     /// The page for a session of `version` (the newest handshake revision's
     /// page when the version is not known, or the page does not exist in it).
     pub fn url(&self, version: Option<Version>) -> String {

@@ -18,11 +18,7 @@ pub static META: RuleMeta = RuleMeta {
     order_dependent: false,
     summary: "a message's params, result or error does not match the official JSON schema of the session's revision",
     quote: "The authoritative definition of the protocol is the TypeScript schema",
-    spec: Some(SpecPage {
-        legacy: "schema",
-        modern: Some("schema"),
-        modern_quote: None,
-    }),
+    spec: Some(SpecPage::everywhere("schema")),
     help: "make the member match its definition in the schema of the protocol revision the session speaks (the note names it)",
 };
 

@@ -18,11 +18,7 @@ pub static META: RuleMeta = RuleMeta {
     order_dependent: false,
     summary: "a tools/call's arguments do not validate against the inputSchema the server listed for the tool",
     quote: "`inputSchema`: JSON Schema defining expected parameters",
-    spec: Some(SpecPage {
-        legacy: "server/tools",
-        modern: Some("server/tools"),
-        modern_quote: None,
-    }),
+    spec: Some(SpecPage::everywhere("server/tools")),
     help: "pass arguments that match the tool's inputSchema (from its tools/list entry)",
 };
 

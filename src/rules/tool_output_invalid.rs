@@ -20,11 +20,7 @@ pub static META: RuleMeta = RuleMeta {
     order_dependent: false,
     summary: "a tool with an outputSchema returns structuredContent that does not validate against it, or none on success",
     quote: "If an output schema is provided: Servers MUST provide structured results that conform to this schema.",
-    spec: Some(SpecPage {
-        legacy: "server/tools",
-        modern: Some("server/tools"),
-        modern_quote: None,
-    }),
+    spec: Some(SpecPage::everywhere("server/tools")),
     help: "return structuredContent that matches the tool's outputSchema in every successful result",
 };
 

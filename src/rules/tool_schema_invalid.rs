@@ -16,11 +16,7 @@ pub static META: RuleMeta = RuleMeta {
     order_dependent: false,
     summary: "a listed tool's inputSchema or outputSchema is not a valid JSON Schema (error), or one mcp-lint does not validate with: a remote $ref, an unknown dialect, a bound exceeded (info)",
     quote: "The `inputSchema` MUST be a valid JSON Schema object (not `null`)",
-    spec: Some(SpecPage {
-        legacy: "server/tools",
-        modern: Some("server/tools"),
-        modern_quote: None,
-    }),
+    spec: Some(SpecPage::everywhere("server/tools")),
     help: "declare each schema as a valid JSON Schema object (2020-12 unless $schema names another dialect), with local references only",
 };
 

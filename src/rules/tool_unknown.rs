@@ -17,11 +17,7 @@ pub static META: RuleMeta = RuleMeta {
     order_dependent: true,
     summary: "a tools/call names a tool that the server's complete tool list does not hold (info when the list may be stale or has pages the trace does not show)",
     quote: "To discover available tools, clients send a `tools/list` request.",
-    spec: Some(SpecPage {
-        legacy: "server/tools",
-        modern: Some("server/tools"),
-        modern_quote: None,
-    }),
+    spec: Some(SpecPage::everywhere("server/tools")),
     help: "call only tools the server listed; list the tools again after notifications/tools/list_changed",
 };
 
