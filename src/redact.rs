@@ -39,7 +39,7 @@ enum Context {
     /// A JSON-RPC message, or an object of its protocol: members the rules
     /// read are kept, the rest redacted.
     Protocol,
-    /// `_meta`: its keys are checked by a rule; only two of its values are.
+    /// `_meta`: its keys are checked by a rule; only a few of its values are.
     Meta,
     /// Content a tool, resource, prompt or person wrote: every value goes.
     Free,
@@ -62,6 +62,9 @@ const KEPT: &[&str] = &[
     "mode",
     "type",
     "capabilities",
+    // 2026-07-28: what a result is, and the opaque state a retry must echo.
+    "resultType",
+    "requestState",
 ];
 
 /// Members whose whole value was written by a tool, a resource or a person.
@@ -75,7 +78,13 @@ const FREE: &[&str] = &[
 ];
 
 /// `_meta` values the rules read.
-const META_KEPT: &[&str] = &["progressToken", "io.modelcontextprotocol/protocolVersion"];
+const META_KEPT: &[&str] = &[
+    "progressToken",
+    "io.modelcontextprotocol/protocolVersion",
+    "io.modelcontextprotocol/clientCapabilities",
+    "io.modelcontextprotocol/subscriptionId",
+    "io.modelcontextprotocol/logLevel",
+];
 
 fn child(context: Context, key: &str) -> Context {
     match context {

@@ -65,7 +65,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
                         describe_request(from.peer(), request)
                     ),
                 )
-                .graded_by_cancel(ctx.session, from, cancel)
+                .graded_by_cancel(ctx, from, cancel)
                 .with_label("progress after the cancellation")
                 .with_related(cancel.location, "cancelled here");
             (request, diagnostic)

@@ -31,7 +31,9 @@ fn check(ctx: &Ctx, out: &mut Out) {
     else {
         return;
     };
-    let Some(cancel) = request.cancel else {
+    // A receiver that ended the request itself may still answer it (a
+    // 2026-07-28 server may end a listen stream both ways).
+    let Some(cancel) = request.cancel.filter(|c| !c.by_receiver) else {
         return;
     };
     out.push(
@@ -43,7 +45,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
                 from.peer()
             ),
         )
-        .graded_by_cancel(ctx.session, from, cancel)
+        .graded_by_cancel(ctx, from, cancel)
         .with_label("response after the cancellation")
         .with_request_id(request.id)
         .with_related(request.location, "the request")

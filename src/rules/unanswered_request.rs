@@ -5,7 +5,7 @@ use super::describe_request;
 use crate::diagnostic::Severity;
 use crate::engine::{RequestState, Session};
 use crate::event::{ReportedFailure, Side};
-use crate::protocol::{SpecPage, Versions};
+use crate::protocol::{Era, SpecPage, Version, Versions};
 use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
 
 pub static META: RuleMeta = RuleMeta {
@@ -45,7 +45,9 @@ fn session_end(session: &Session, out: &mut Out) {
             .open
             .values()
             .filter(|r| {
-                r.state == RequestState::Running && !session.ambiguous_responses.contains(&r.id)
+                r.state == RequestState::Running
+                    && !session.ambiguous_responses.contains(&r.id)
+                    && !cancelled_by_close(session, r)
             })
             .collect();
         open.sort_by_key(|r| r.seq);
@@ -91,6 +93,14 @@ fn session_end(session: &Session, out: &mut Out) {
             out.push(diagnostic);
         }
     }
+}
+
+/// Whether a 2026-07-28 request's stream closed before its answer: over
+/// Streamable HTTP that closing is its cancellation.
+fn cancelled_by_close(session: &Session, request: &crate::engine::Request) -> bool {
+    let modern = request.named_version.map(Version::era) == Some(Era::Stateless);
+    let stream = request.stream.as_deref();
+    modern && stream.is_some_and(|s| session.http.aborted.contains_key(s))
 }
 
 #[cfg(test)]
