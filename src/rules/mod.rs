@@ -63,6 +63,7 @@ mod stdout_pollution;
 mod unanswered_request;
 mod unknown_method;
 mod unknown_protocol_version;
+mod v5_initialize_legacy;
 mod v5_listen_ack_first;
 mod v5_listen_only_requested;
 mod v5_listen_subscription_id;
@@ -167,6 +168,7 @@ pub static ALL: &[&Rule] = &[
     &v5_listen_subscription_id::RULE,
     &v5_listen_only_requested::RULE,
     &v5_logging_requires_loglevel::RULE,
+    &v5_initialize_legacy::RULE,
     // Last, so that SARIF rule indexes stay put.
     &no_protocol_messages::RULE,
 ];
