@@ -108,6 +108,32 @@ mod tests {
     use crate::diagnostic::Severity::{self, Info};
     use crate::rules::testing::{findings, HANDSHAKE};
 
+    /// A tools/call POST whose SSE stream the client closed before the answer.
+    fn closed_stream_call(meta: serde_json::Value) -> String {
+        use serde_json::json;
+        let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "x", "_meta": meta}});
+        crate::rules::testing::har(&[json!({
+            "request": {"method": "POST", "url": "http://localhost/mcp", "postData": {"text": call.to_string()}},
+            "response": {"status": 200, "content": {"mimeType": "text/event-stream", "text": ""}},
+            "_error": "net::ERR_ABORTED",
+        })])
+    }
+
+    #[test]
+    fn a_closed_stream_cancels_a_2026_07_28_request_only() {
+        let modern = serde_json::json!({
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {},
+        });
+        assert_eq!(
+            findings("unanswered-request", &closed_stream_call(modern)),
+            []
+        );
+        // Up to 2025-11-25 a dropped stream may be resumed: still waiting.
+        let legacy = closed_stream_call(serde_json::json!({}));
+        assert_eq!(findings("unanswered-request", &legacy), [(2, Info)]);
+    }
+
     fn check(lines: &[&str]) -> Vec<(u64, Severity)> {
         findings(
             "unanswered-request",
