@@ -282,7 +282,6 @@ pub(crate) fn members_besides_meta(member: Option<&crate::event::Json>) -> Optio
         .filter(|name| name != "_meta")
         .map(|name| format!("{name:?}"))
         .collect();
-    let names: Vec<&str> = names.iter().map(String::as_str).collect();
     (!names.is_empty()).then(|| listed(&names))
 }
 
@@ -301,8 +300,9 @@ pub(crate) fn missing_members(
 }
 
 /// Names as a reader lists them: `a`, `a and b`, `a, b and c`.
-pub(crate) fn listed(names: &[&str]) -> String {
-    match names {
+pub(crate) fn listed<S: AsRef<str>>(names: &[S]) -> String {
+    let names: Vec<&str> = names.iter().map(AsRef::as_ref).collect();
+    match names.as_slice() {
         [] => String::new(),
         [only] => (*only).to_string(),
         [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
@@ -382,6 +382,20 @@ pub(crate) fn modern_answer<'c>(
         _ => None,
     };
     Some((request, result))
+}
+
+/// A finding about the server's answer to a request of the client:
+/// "server answers client request 3 (tools/call) with {what}".
+pub(crate) fn answer_finding(
+    ctx: &Ctx,
+    meta: &'static RuleMeta,
+    request: &crate::engine::RequestView,
+    what: String,
+) -> Diagnostic {
+    let named = describe_request(Side::Client, request);
+    ctx.diagnostic(meta, format!("server answers {named} with {what}"))
+        .with_request_id(request.id)
+        .with_related(request.location, "the request")
 }
 
 /// A server's `InputRequiredResult` for a 2026-07-28 request of the client.

@@ -1,6 +1,6 @@
 //! `result-type-required`: a 2026-07-28 result without a `resultType` the client knows.
 
-use super::{describe_request, modern_answer};
+use super::{answer_finding, modern_answer};
 use crate::diagnostic::Severity;
 use crate::protocol::fields::RESULT_TYPES;
 use crate::protocol::{SpecPage, Version, Versions};
@@ -29,24 +29,17 @@ fn check(ctx: &Ctx, out: &mut Out) {
     let Some((request, Some(result))) = modern_answer(ctx) else {
         return;
     };
-    let named = describe_request(crate::event::Side::Client, &request);
-    let text = match &result.result_type {
-        None => format!("server answers {named} with a result that has no resultType"),
+    let what = match &result.result_type {
+        None => "a result that has no resultType".to_string(),
         Some(serde_json::Value::String(value)) if RESULT_TYPES.contains(&value.as_str()) => return,
         // An extension the client declared may define more result types.
         Some(serde_json::Value::String(_)) if declares_extensions(&request) => return,
         Some(serde_json::Value::String(value)) => format!(
-            "server answers {named} with resultType {value:?}, which 2026-07-28 does not define (\"complete\" or \"input_required\")"
+            "resultType {value:?}, which 2026-07-28 does not define (\"complete\" or \"input_required\")"
         ),
-        Some(other) => format!(
-            "server answers {named} with a resultType that is not a string ({other})"
-        ),
+        Some(other) => format!("a resultType that is not a string ({other})"),
     };
-    out.push(
-        ctx.diagnostic(&META, text)
-            .with_request_id(request.id)
-            .with_related(request.location, "the request"),
-    );
+    out.push(answer_finding(ctx, &META, &request, what));
 }
 
 /// Whether the request declared any extension (whose result types are its own).

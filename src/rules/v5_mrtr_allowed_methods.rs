@@ -1,6 +1,6 @@
 //! `v5-mrtr-allowed-methods`: an `InputRequiredResult` for a method that may not ask for input.
 
-use super::{describe_request, input_required_answer};
+use super::{answer_finding, input_required_answer};
 use crate::diagnostic::Severity;
 use crate::protocol::{methods, SpecPage, Version, Versions};
 use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
@@ -32,17 +32,9 @@ fn check(ctx: &Ctx, out: &mut Out) {
     if row.is_some_and(|r| r.may_require_input) {
         return;
     }
-    out.push(
-        ctx.diagnostic(
-            &META,
-            format!(
-                "server answers {} with an InputRequiredResult, which only tools/call, prompts/get and resources/read may receive",
-                describe_request(crate::event::Side::Client, &request)
-            ),
-        )
-        .with_request_id(request.id)
-        .with_related(request.location, "the request"),
-    );
+    let what =
+        "an InputRequiredResult, which only tools/call, prompts/get and resources/read may receive";
+    out.push(answer_finding(ctx, &META, &request, what.into()));
 }
 
 #[cfg(test)]

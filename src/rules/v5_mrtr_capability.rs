@@ -1,6 +1,6 @@
 //! `v5-mrtr-capability`: an input request the client's request did not declare support for.
 
-use super::{describe_request, input_required_answer, listed};
+use super::{answer_finding, input_required_answer, listed};
 use crate::diagnostic::Severity;
 use crate::protocol::{capabilities, methods, SpecPage, Version, Versions};
 use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
@@ -47,19 +47,11 @@ fn check(ctx: &Ctx, out: &mut Out) {
     if undeclared.is_empty() {
         return;
     }
-    let undeclared: Vec<&str> = undeclared.iter().map(String::as_str).collect();
-    out.push(
-        ctx.diagnostic(
-            &META,
-            format!(
-                "server answers {} with input requests its client capabilities did not declare: {}",
-                describe_request(crate::event::Side::Client, &request),
-                listed(&undeclared)
-            ),
-        )
-        .with_request_id(request.id)
-        .with_related(request.location, "the request and its client capabilities"),
+    let what = format!(
+        "input requests its client capabilities did not declare: {}",
+        listed(&undeclared)
     );
+    out.push(answer_finding(ctx, &META, &request, what));
 }
 
 #[cfg(test)]

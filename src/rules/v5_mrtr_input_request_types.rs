@@ -1,6 +1,6 @@
 //! `v5-mrtr-input-request-types`: an input request that is no elicitation, sampling or roots request.
 
-use super::{describe_request, input_required_answer, listed};
+use super::{answer_finding, input_required_answer, listed};
 use crate::diagnostic::Severity;
 use crate::protocol::{methods, SpecPage, Version, Versions};
 use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
@@ -46,19 +46,11 @@ fn check(ctx: &Ctx, out: &mut Out) {
     if wrong.is_empty() {
         return;
     }
-    let wrong: Vec<&str> = wrong.iter().map(String::as_str).collect();
-    out.push(
-        ctx.diagnostic(
-            &META,
-            format!(
-                "server answers {} with input requests that are no elicitation, sampling or roots request: {}",
-                describe_request(crate::event::Side::Client, &request),
-                listed(&wrong)
-            ),
-        )
-        .with_request_id(request.id)
-        .with_related(request.location, "the request"),
+    let what = format!(
+        "input requests that are no elicitation, sampling or roots request: {}",
+        listed(&wrong)
     );
+    out.push(answer_finding(ctx, &META, &request, what));
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! `v5-mrtr-nonempty`: an `InputRequiredResult` with neither input requests nor request state.
 
-use super::{describe_request, input_required_answer};
+use super::{answer_finding, input_required_answer};
 use crate::diagnostic::Severity;
 use crate::protocol::{SpecPage, Version, Versions};
 use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
@@ -31,17 +31,8 @@ fn check(ctx: &Ctx, out: &mut Out) {
     if result.input_requests.is_some() || result.request_state.is_some() {
         return;
     }
-    out.push(
-        ctx.diagnostic(
-            &META,
-            format!(
-                "server answers {} with an InputRequiredResult that has neither inputRequests nor requestState",
-                describe_request(crate::event::Side::Client, &request)
-            ),
-        )
-        .with_request_id(request.id)
-        .with_related(request.location, "the request"),
-    );
+    let what = "an InputRequiredResult that has neither inputRequests nor requestState";
+    out.push(answer_finding(ctx, &META, &request, what.into()));
 }
 
 #[cfg(test)]

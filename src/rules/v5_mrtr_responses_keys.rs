@@ -83,7 +83,6 @@ fn check(ctx: &Ctx, out: &mut Out) {
 
 fn quoted(keys: &[&str]) -> String {
     let quoted: Vec<String> = keys.iter().map(|k| format!("{k:?}")).collect();
-    let quoted: Vec<&str> = quoted.iter().map(String::as_str).collect();
     listed(&quoted)
 }
 

@@ -1,7 +1,7 @@
 //! `v5-request-meta-required`: a 2026-07-28 request without its protocol
 //! version or client capabilities in `_meta`, or a server that serves one.
 
-use super::{describe_request, listed};
+use super::{answer_finding, listed};
 use crate::diagnostic::Severity;
 use crate::engine::operations::MetaProblem;
 use crate::engine::Facts;
@@ -58,7 +58,6 @@ fn check(ctx: &Ctx, out: &mut Out) {
             if problems.is_empty() {
                 return;
             }
-            let problems: Vec<&str> = problems.iter().map(String::as_str).collect();
             out.push(
                 ctx.diagnostic(
                     &META,
@@ -90,17 +89,8 @@ fn check_answer(ctx: &Ctx, out: &mut Out) {
         Outcome::Error { code: None } => "an error without a code".to_string(),
         Outcome::Result { .. } => "a result".to_string(),
     };
-    out.push(
-        ctx.diagnostic(
-            &META,
-            format!(
-                "server answers {}, which lacks required _meta, with {answer} instead of error -32602",
-                describe_request(Side::Client, request)
-            ),
-        )
-        .with_request_id(request.id)
-        .with_related(request.location, "the malformed request"),
-    );
+    let what = format!("{answer} instead of error -32602, though it lacks required _meta");
+    out.push(answer_finding(ctx, &META, request, what));
 }
 
 #[cfg(test)]
