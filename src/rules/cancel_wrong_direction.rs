@@ -34,16 +34,18 @@ fn check(ctx: &Ctx, out: &mut Out) {
     let mut diagnostic = ctx
         .diagnostic(
             &META,
-            format!(
-                "{from} cancels request {}, which the {} issued, not the {from}",
+            words!(
+                "{} cancels request {}, which the {} issued, not the {}",
+                from,
                 request.id,
-                from.peer()
+                from.peer(),
+                from
             ),
         )
         .with_request_id(request.id)
         .with_related(
             request.location,
-            format!("{} was sent here", describe_request(from.peer(), request)),
+            words!("{} was sent here", describe_request(from.peer(), request)),
         );
     // A 2026-07-28 server issues no requests, so no request of its own
     // before the recording can hold the id.

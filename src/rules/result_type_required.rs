@@ -1,7 +1,7 @@
 //! `result-type-required`: a 2026-07-28 result without a `resultType` the client knows.
 
 use super::{answer_finding, modern_answer};
-use crate::diagnostic::Severity;
+use crate::diagnostic::{Arg, Severity};
 use crate::protocol::fields::RESULT_TYPES;
 use crate::protocol::{SpecPage, Version, Versions};
 use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
@@ -30,16 +30,17 @@ fn check(ctx: &Ctx, out: &mut Out) {
         return;
     };
     let what = match &result.result_type {
-        None => "a result that has no resultType".to_string(),
+        None => words!("a result that has no resultType"),
         Some(serde_json::Value::String(value)) if RESULT_TYPES.contains(&value.as_str()) => return,
         // An extension the client declared may define more result types.
         Some(serde_json::Value::String(_)) if declares_extensions(&request) => return,
-        Some(serde_json::Value::String(value)) => format!(
-            "resultType {value:?}, which 2026-07-28 does not define (\"complete\" or \"input_required\")"
+        Some(serde_json::Value::String(value)) => words!(
+            "resultType {}, which 2026-07-28 does not define (\"complete\" or \"input_required\")",
+            Arg::quoted(value)
         ),
-        Some(other) => format!("a resultType that is not a string ({other})"),
+        Some(other) => words!("a resultType that is not a string ({})", other.to_string()),
     };
-    out.push(answer_finding(ctx, &META, &request, what));
+    out.push(answer_finding(ctx, &META, &request, what).with_pointer("/result/resultType"));
 }
 
 /// Whether the request declared any extension (whose result types are its own).

@@ -66,7 +66,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
     out.push(
         ctx.diagnostic(
             &META,
-            "server answers initialize with an error that does not list the protocol versions it supports (error.data.supported)".into(),
+            "server answers initialize with an error that does not list the protocol versions it supports (error.data.supported)",
         )
         .with_request_id(request.id)
         .with_related(request.location, "the initialize request"),

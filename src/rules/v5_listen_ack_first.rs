@@ -37,7 +37,11 @@ fn check(ctx: &Ctx, out: &mut Out) {
     out.push(
         ctx.diagnostic(
             &META,
-            format!("server sends {method} on subscription {id} before acknowledging it"),
+            words!(
+                "server sends {} on subscription {} before acknowledging it",
+                method,
+                id
+            ),
         )
         .with_request_id(id)
         .with_related(listen.location, "the listen request"),

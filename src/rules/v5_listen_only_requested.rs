@@ -2,7 +2,7 @@
 
 use serde::Deserialize;
 
-use crate::diagnostic::Severity;
+use crate::diagnostic::{Arg, Severity};
 use crate::engine::{Facts, ListenTarget};
 use crate::protocol::subscriptions::{opt_in, OptIn};
 use crate::protocol::{SpecPage, Version, Versions};
@@ -54,14 +54,16 @@ fn check(ctx: &Ctx, out: &mut Out) {
         return;
     }
     let what = match (opt_in, &uri) {
-        (OptIn::Uris(member), Some(uri)) => format!("{uri:?}, which is not in its {member}"),
-        (OptIn::Uris(member), None) => format!("a resource not in its {member}"),
-        (OptIn::Flag(member), _) => format!("although its filter does not set {member}"),
+        (OptIn::Uris(member), Some(uri)) => {
+            words!("for {}, which is not in its {}", Arg::quoted(uri), member)
+        }
+        (OptIn::Uris(member), None) => words!("for a resource not in its {}", member),
+        (OptIn::Flag(member), _) => words!("although its filter does not set {}", member),
     };
     out.push(
         ctx.diagnostic(
             &META,
-            format!("server sends {method} on subscription {id} {what}"),
+            words!("server sends {} on subscription {} {}", method, id, what),
         )
         .with_request_id(id)
         .with_related(listen.location, "the listen request and its filter"),

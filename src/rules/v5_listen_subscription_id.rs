@@ -33,19 +33,30 @@ fn check(ctx: &Ctx, out: &mut Out) {
         ListenTarget::Missing if ctx.message.is_some_and(|m| m.incomplete) => return,
         ListenTarget::Missing => ctx.diagnostic(
             &META,
-            format!("server sends {method} without io.modelcontextprotocol/subscriptionId in _meta"),
+            words!(
+                "server sends {} without io.modelcontextprotocol/subscriptionId in _meta",
+                method
+            ),
         ),
         ListenTarget::Unknown(named) => ctx
             .diagnostic(
                 &META,
-                format!("server sends {method} for subscription {named}, which no subscriptions/listen request of the client opened"),
+                words!(
+                    "server sends {} for subscription {}, which no subscriptions/listen request of the client opened",
+                    method,
+                    named.to_string()
+                ),
             )
             .lowered_unless_proven(ctx, Severity::Warning),
         ListenTarget::Stream { id, listen } => {
             let Some(ended) = listen.ended else { return };
             ctx.diagnostic(
                 &META,
-                format!("server sends {method} on subscription {id} after that stream ended"),
+                words!(
+                    "server sends {} on subscription {} after that stream ended",
+                    method,
+                    id
+                ),
             )
             .with_request_id(id)
             .with_related(listen.location, "the listen request")

@@ -46,7 +46,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
         return;
     }
     let text = "server sends notifications/message while no running request set io.modelcontextprotocol/logLevel";
-    let diagnostic = ctx.diagnostic(&META, text.into());
+    let diagnostic = ctx.diagnostic(&META, text);
     out.push(match ctx.event.stream {
         Some(_) => diagnostic,
         None => diagnostic.with_severity(Severity::Warning),

@@ -1,7 +1,7 @@
 //! `v5-mrtr-capability`: an input request the client's request did not declare support for.
 
-use super::{answer_finding, input_required_answer, listed};
-use crate::diagnostic::Severity;
+use super::{answer_finding, input_required_answer};
+use crate::diagnostic::{Arg, Severity, Words};
 use crate::protocol::{capabilities, methods, SpecPage, Version, Versions};
 use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
 
@@ -32,7 +32,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
     let Some(declared) = request.modern.and_then(|m| m.client_capabilities.as_ref()) else {
         return;
     };
-    let mut undeclared: Vec<String> = Vec::new();
+    let mut undeclared: Vec<Words> = Vec::new();
     for (key, input) in result.input_requests.iter().flatten() {
         let Some((method, needs)) = input
             .method()
@@ -41,17 +41,17 @@ fn check(ctx: &Ctx, out: &mut Out) {
             continue;
         };
         if !capabilities::advertised(declared, needs) {
-            undeclared.push(format!("{key:?} ({method} needs {needs})"));
+            undeclared.push(words!("{} ({} needs {})", Arg::quoted(key), method, needs));
         }
     }
     if undeclared.is_empty() {
         return;
     }
-    let what = format!(
+    let what = words!(
         "input requests its client capabilities did not declare: {}",
-        listed(&undeclared)
+        Words::listed(undeclared)
     );
-    out.push(answer_finding(ctx, &META, &request, what));
+    out.push(answer_finding(ctx, &META, &request, what).with_pointer("/result/inputRequests"));
 }
 
 #[cfg(test)]

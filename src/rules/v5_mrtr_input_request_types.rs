@@ -1,7 +1,7 @@
 //! `v5-mrtr-input-request-types`: an input request that is no elicitation, sampling or roots request.
 
-use super::{answer_finding, input_required_answer, listed};
-use crate::diagnostic::Severity;
+use super::{answer_finding, input_required_answer};
+use crate::diagnostic::{Arg, Severity, Words};
 use crate::protocol::{methods, SpecPage, Version, Versions};
 use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
 
@@ -28,7 +28,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
     let Some((request, result)) = input_required_answer(ctx) else {
         return;
     };
-    let wrong: Vec<String> = result
+    let wrong: Vec<Words> = result
         .input_requests
         .iter()
         .flatten()
@@ -39,18 +39,18 @@ fn check(ctx: &Ctx, out: &mut Out) {
                 .is_none()
         })
         .map(|(key, input)| match input.method() {
-            Some(method) => format!("{key:?} ({method})"),
-            None => format!("{key:?} (no method)"),
+            Some(method) => words!("{} ({})", Arg::quoted(key), method),
+            None => words!("{} (no method)", Arg::quoted(key)),
         })
         .collect();
     if wrong.is_empty() {
         return;
     }
-    let what = format!(
+    let what = words!(
         "input requests that are no elicitation, sampling or roots request: {}",
-        listed(&wrong)
+        Words::listed(wrong)
     );
-    out.push(answer_finding(ctx, &META, &request, what));
+    out.push(answer_finding(ctx, &META, &request, what).with_pointer("/result/inputRequests"));
 }
 
 #[cfg(test)]

@@ -31,15 +31,15 @@ fn check(ctx: &Ctx, out: &mut Out) {
     let text = match (&round.request_state, &params.request_state) {
         (Some(asked), Some(echoed)) if asked == echoed => return,
         (None, None) => return,
-        (Some(_), Some(_)) => format!(
+        (Some(_), Some(_)) => words!(
             "client retries request {} with a requestState that differs from the one the server sent",
             round.id
         ),
-        (Some(_), None) => format!(
+        (Some(_), None) => words!(
             "client retries request {} without the requestState the server sent",
             round.id
         ),
-        (None, Some(_)) => format!(
+        (None, Some(_)) => words!(
             "client retries request {} with a requestState, but the server sent none",
             round.id
         ),
@@ -47,6 +47,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
     out.push(
         ctx.diagnostic(&META, text)
             .with_request_id(id)
+            .with_pointer("/params/requestState")
             .with_related(round.result, "the InputRequiredResult it retries"),
     );
 }

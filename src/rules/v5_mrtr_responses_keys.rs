@@ -1,7 +1,7 @@
 //! `v5-mrtr-responses-keys`: a retry's input responses that answer no input request that was asked.
 
-use super::{listed, retry};
-use crate::diagnostic::Severity;
+use super::retry;
+use crate::diagnostic::{Arg, Severity, Words};
 use crate::protocol::{SpecPage, Version, Versions};
 use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
 
@@ -37,12 +37,13 @@ fn check(ctx: &Ctx, out: &mut Out) {
         let diagnostic = ctx
             .diagnostic(
                 &META,
-                format!(
+                words!(
                     "client sends input responses {} that answer no input request the server asked for this operation",
                     quoted(&keys)
                 ),
             )
             .with_request_id(id)
+            .with_pointer("/params/inputResponses")
             .lowered_unless_proven(ctx, Severity::Info);
         return out.push(diagnostic);
     };
@@ -57,7 +58,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
     let (text, severity) = match (unasked.is_empty(), missing.is_empty()) {
         (true, true) => return,
         (false, _) => (
-            format!(
+            words!(
                 "client retries request {} with input responses {} that the server did not ask for",
                 round.id,
                 quoted(&unasked)
@@ -65,7 +66,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
             Severity::Warning,
         ),
         (true, false) => (
-            format!(
+            words!(
                 "client retries request {} without answering input requests {}",
                 round.id,
                 quoted(&missing)
@@ -77,13 +78,14 @@ fn check(ctx: &Ctx, out: &mut Out) {
         ctx.diagnostic(&META, text)
             .with_severity(severity)
             .with_request_id(id)
+            .with_pointer("/params/inputResponses")
             .with_related(round.result, "the input requests"),
     );
 }
 
-fn quoted(keys: &[&str]) -> String {
-    let quoted: Vec<String> = keys.iter().map(|k| format!("{k:?}")).collect();
-    listed(&quoted)
+/// Keys quoted and listed: `"a" and "b"`.
+fn quoted(keys: &[&str]) -> Words {
+    Words::listed(keys.iter().map(|k| words!("{}", Arg::quoted(k))).collect())
 }
 
 #[cfg(test)]

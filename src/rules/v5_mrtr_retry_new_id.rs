@@ -34,7 +34,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
     out.push(
         ctx.diagnostic(
             &META,
-            format!("client retries request {id} under the same id {id}"),
+            words!("client retries request {} under the same id {}", id, id),
         )
         .with_request_id(id)
         .with_related(round.request, "the first request")

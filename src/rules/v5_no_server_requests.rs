@@ -32,14 +32,18 @@ fn check(ctx: &Ctx, out: &mut Out) {
         return;
     };
     let instead = match methods::input_request_needs(method) {
-        Some(_) => " (send it as an input request inside an InputRequiredResult)",
-        None => "",
+        Some(_) => words!(" (send it as an input request inside an InputRequiredResult)"),
+        None => words!(""),
     };
     let message = ctx.message.expect("a request");
     out.push(
         ctx.diagnostic(
             &META,
-            format!("server sends a request ({method}), but 2026-07-28 servers send no requests{instead}"),
+            words!(
+                "server sends a request ({}), but 2026-07-28 servers send no requests{}",
+                method,
+                instead
+            ),
         )
         .with_request_id_of(message),
     );

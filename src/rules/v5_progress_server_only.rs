@@ -28,7 +28,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
     if stateless_client_progress(ctx) {
         out.push(ctx.diagnostic(
             &META,
-            "client sends notifications/progress, which only the server sends in 2026-07-28".into(),
+            "client sends notifications/progress, which only the server sends in 2026-07-28",
         ));
     }
 }

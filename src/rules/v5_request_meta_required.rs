@@ -1,8 +1,8 @@
 //! `v5-request-meta-required`: a 2026-07-28 request without its protocol
 //! version or client capabilities in `_meta`, or a server that serves one.
 
-use super::{answer_finding, listed};
-use crate::diagnostic::Severity;
+use super::answer_finding;
+use crate::diagnostic::{Severity, Words};
 use crate::engine::operations::MetaProblem;
 use crate::engine::Facts;
 use crate::event::{Body, Outcome, Side};
@@ -45,13 +45,13 @@ fn check(ctx: &Ctx, out: &mut Out) {
             {
                 return;
             }
-            let problems: Vec<String> = params
+            let problems: Vec<Words> = params
                 .meta_problems()
                 .into_iter()
                 .map(|(key, problem)| match problem {
-                    MetaProblem::Missing => format!("no {key}"),
+                    MetaProblem::Missing => words!("no {}", key),
                     MetaProblem::WrongType(kind) => {
-                        format!("{key} that is not {}", kind.describe())
+                        words!("{} that is not {}", key, kind.describe())
                     }
                 })
                 .collect();
@@ -61,9 +61,14 @@ fn check(ctx: &Ctx, out: &mut Out) {
             out.push(
                 ctx.diagnostic(
                     &META,
-                    format!("client sends {method} with {} in _meta", listed(&problems)),
+                    words!(
+                        "client sends {} with {} in _meta",
+                        method,
+                        Words::listed(problems)
+                    ),
                 )
-                .with_request_id_of(ctx.message.expect("a request")),
+                .with_request_id_of(ctx.message.expect("a request"))
+                .with_pointer("/params/_meta"),
             );
         }
         Facts::Response(_) => check_answer(ctx, out),
@@ -85,11 +90,14 @@ fn check_answer(ctx: &Ctx, out: &mut Out) {
         Outcome::Error {
             code: Some(INVALID_PARAMS),
         } => return,
-        Outcome::Error { code: Some(code) } => format!("error {code}"),
-        Outcome::Error { code: None } => "an error without a code".to_string(),
-        Outcome::Result { .. } => "a result".to_string(),
+        Outcome::Error { code: Some(code) } => words!("error {}", code),
+        Outcome::Error { code: None } => words!("an error without a code"),
+        Outcome::Result { .. } => words!("a result"),
     };
-    let what = format!("{answer} instead of error -32602, though it lacks required _meta");
+    let what = words!(
+        "{} instead of error -32602, though it lacks required _meta",
+        answer
+    );
     out.push(answer_finding(ctx, &META, request, what));
 }
 

@@ -45,7 +45,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
     out.push(
         ctx.diagnostic(
             &META,
-            format!(
+            words!(
                 "server answers server/discover (request {}) with -32601 (method not found)",
                 request.id
             ),
