@@ -13,7 +13,7 @@ use super::operations::{InputRound, RequestParams};
 use super::requests::{Request, RequestState, RequestView};
 use super::session::Session;
 use super::subscriptions::Listen;
-use crate::protocol::{meta, subscriptions, Era};
+use crate::protocol::{meta, subscriptions, Era, Version};
 
 // Facts live on the stack for one event; boxing the request's would cost an
 // allocation per request.
@@ -205,7 +205,7 @@ pub(crate) fn classify<'s>(
                 _ => None,
             };
             // Params that are absent or no object hold no _meta either.
-            let modern = is_modern(session, params)
+            let modern = is_modern(session, method, params)
                 .then(|| Box::new(RequestParams::of(message).unwrap_or_default()));
             let retried = modern
                 .as_ref()
@@ -256,7 +256,7 @@ pub(crate) fn classify<'s>(
         }),
         Body::Notification { method, .. }
             if from == Side::Server
-                && session.era() == Some(Era::Stateless)
+                && session.version().map(Version::era) == Some(Era::Stateless)
                 && subscriptions::rides_listen_stream(method) =>
         {
             Facts::Listen(listen_target(session, message))
@@ -265,10 +265,15 @@ pub(crate) fn classify<'s>(
     }
 }
 
-/// Whether a request is read as one of 2026-07-28: it names its version, or
-/// its session speaks that revision.
-fn is_modern(session: &Session, params: &crate::event::Params) -> bool {
-    params.meta_protocol_version.is_some() || session.era() == Some(Era::Stateless)
+/// Whether a request is read as one of 2026-07-28: a method of that
+/// revision, naming its version or sent in a session that speaks it (a
+/// client that probes with `server/discover` and falls back to
+/// `initialize` speaks the handshake's).
+pub(crate) fn is_modern(session: &Session, method: &str, params: &crate::event::Params) -> bool {
+    let stateless = Some(Era::Stateless);
+    let named = params.meta_protocol_version.is_some();
+    let exists = crate::protocol::methods::method(method, Version::V2026_07_28).is_some();
+    exists && (named || session.version().map(Version::era) == stateless)
 }
 
 fn listen_target<'s>(session: &'s Session, message: &Message) -> ListenTarget<'s> {

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
-use crate::event::{Json, Location, Message, Method, RequestId};
+use crate::event::{Json, Location, Message, Method, Outcome, RequestId};
 use crate::protocol::fields::INPUT_REQUIRED;
 
 /// An operation: the method and what it names (`params.name` of
@@ -196,4 +196,95 @@ pub enum MetaProblem {
     Missing,
     /// Of the wrong type; the type it must have.
     WrongType(crate::protocol::meta::ValueType),
+}
+
+/// How the server answered the 2026-07-28 requests of a session: whether it
+/// serves that revision at all, for a `server/discover` it did not know.
+#[derive(Debug, Default)]
+pub struct Served {
+    /// A `server/discover` answered with -32601 (method not found): the
+    /// request's id and the answer.
+    pub discover_not_found: Option<(RequestId, Location)>,
+    /// Whether the server answered another 2026-07-28 request, and whether
+    /// with a result.
+    pub other_answered: bool,
+    pub other_succeeded: bool,
+}
+
+impl Served {
+    pub(crate) fn note(&mut self, id: &RequestId, method: &str, outcome: &Outcome, at: Location) {
+        let not_found = matches!(
+            outcome,
+            Outcome::Error {
+                code: Some(crate::protocol::errors::METHOD_NOT_FOUND)
+            }
+        );
+        match (method, not_found) {
+            ("server/discover", true) => {
+                self.discover_not_found.get_or_insert((id.clone(), at));
+            }
+            _ => {
+                self.other_answered = true;
+                self.other_succeeded |= matches!(outcome, Outcome::Result { .. });
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::testing::{server, trace, v5_request};
+
+    /// Every finding of every rule, as (line, rule).
+    fn all_findings(lines: &[String]) -> Vec<(u64, &'static str)> {
+        let trace = trace(lines);
+        crate::lint_with(&trace, None, crate::rules::engine())
+            .iter()
+            .map(|d| (d.location.line, d.rule.id))
+            .collect()
+    }
+
+    const ELICIT: &str = r#"{"method":"elicitation/create","params":{"mode":"form","message":"City?","requestedSchema":{"type":"object","properties":{"city":{"type":"string"}}}}}"#;
+
+    #[test]
+    fn a_retry_is_its_own_request_and_takes_its_round_once() {
+        let caps = r#"{"elicitation":{}}"#;
+        let call =
+            crate::rules::testing::v5_request_declaring("1", "tools/call", r#""name":"f","#, caps);
+        let input = server(&format!(
+            r#"{{"jsonrpc":"2.0","id":1,"result":{{"resultType":"input_required","inputRequests":{{"city":{ELICIT}}},"requestState":"s"}}}}"#
+        ));
+        let members = r#""name":"f","inputResponses":{"city":{"action":"accept","content":{"city":"Oslo"}}},"requestState":"s","#;
+        let retry = crate::rules::testing::v5_request_declaring("2", "tools/call", members, caps);
+        let done =
+            server(r#"{"jsonrpc":"2.0","id":2,"result":{"resultType":"complete","content":[]}}"#);
+        let discover = crate::rules::testing::DISCOVER.to_string();
+        let found = server(
+            r#"{"jsonrpc":"2.0","id":0,"result":{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}}}}"#,
+        );
+        let lines = [discover, found, call, input, retry.clone(), done.clone()];
+        assert_eq!(all_findings(&lines), []);
+        // Retried again, the round is gone: the responses answer nothing asked.
+        let again = retry.replace(r#""id":2"#, r#""id":3"#);
+        let mut twice = lines.to_vec();
+        twice.extend([again, done.replace(r#""id":2"#, r#""id":3"#)]);
+        assert_eq!(all_findings(&twice), [(7, "v5-mrtr-responses-keys")]);
+    }
+
+    #[test]
+    fn a_discover_probe_that_falls_back_to_the_handshake_is_read_in_the_handshake() {
+        let lines = [
+            v5_request("1", "server/discover", ""),
+            server(r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}}"#),
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"elicitation":{}},"clientInfo":{"name":"c","version":"1"}}}}"#.into(),
+            server(r#"{"jsonrpc":"2.0","id":2,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{"listChanged":true}},"serverInfo":{"name":"s","version":"1"}}}"#),
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","method":"notifications/initialized"}}"#.into(),
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"x","_meta":{"progressToken":"p"}}}}"#.into(),
+            server(r#"{"jsonrpc":"2.0","id":"s1","method":"elicitation/create","params":{"mode":"form","message":"?","requestedSchema":{"type":"object","properties":{}}}}"#),
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":"s1","result":{"action":"decline"}}}"#.into(),
+            server(r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#),
+            server(r#"{"jsonrpc":"2.0","id":3,"result":{"content":[]}}"#),
+        ];
+        assert_eq!(all_findings(&lines), []);
+    }
 }

@@ -14,7 +14,7 @@ use crate::protocol::{Era, Version, Versions};
 
 use super::facts::Transition;
 use super::lifecycle::Lifecycle;
-use super::operations::{InputRound, ModernRequest, RequestParams, ResultView};
+use super::operations::{InputRound, ModernRequest, RequestParams, ResultView, Served};
 use super::requests::{Cancel, Registry, Request, RequestState};
 use super::streams::HttpStreams;
 use super::subscriptions::Subscriptions;
@@ -40,6 +40,8 @@ pub struct Session {
     pub http: HttpStreams,
     /// The 2026-07-28 listen streams.
     pub subscriptions: Subscriptions,
+    /// How the server answered 2026-07-28 requests.
+    pub served: Served,
     /// Messages seen so far; a message's position in the session's order.
     pub messages: u64,
     /// Whether every message so far refers to nothing before the trace: a
@@ -71,6 +73,7 @@ impl Session {
             lifecycle: Lifecycle::assuming(version),
             http: HttpStreams::default(),
             subscriptions: Subscriptions::default(),
+            served: Served::default(),
             messages: 0,
             self_contained: true,
             ambiguous_requests: HashSet::default(),
@@ -281,8 +284,7 @@ impl Session {
         message: &Message,
         location: Location,
     ) -> Option<Box<ModernRequest>> {
-        let modern = params.meta_protocol_version.is_some() || self.era() == Some(Era::Stateless);
-        if !modern || from != Side::Client {
+        if !super::facts::is_modern(self, method, params) || from != Side::Client {
             return None;
         }
         if method == "subscriptions/listen" {
@@ -306,11 +308,15 @@ impl Session {
         message: &Message,
         location: Location,
     ) {
-        let Some(request) = self.side(from.peer()).open.get(id) else {
+        // The registry alone, so that the other trackers may change meanwhile.
+        let Some(request) = self.sides[from.peer().index()].open.get(id) else {
             return;
         };
         if from != Side::Server || request.modern.is_none() {
             return;
+        }
+        if let Body::Response { outcome, .. } = &message.body {
+            self.served.note(id, &request.method, outcome, location);
         }
         if request.method == "subscriptions/listen" {
             return self.subscriptions.end(id, location);
