@@ -31,6 +31,7 @@ def ask_city() -> Elicit[City]:
 @mcp.tool()
 async def forecast(city: Annotated[City, Resolve(ask_city)], ctx: Context) -> str:
     """Forecast for a city the user names."""
+    await ctx.info(f"forecast for {city.city}")
     await ctx.report_progress(1, 2, "fetching")
     await ctx.report_progress(2, 2, "done")
     return f"Rain in {city.city}"
@@ -49,7 +50,18 @@ async def slow(ctx: Context) -> str:
 async def touch(ctx: Context) -> str:
     """Changes the tool list."""
     await ctx.notify_tools_changed()
+    await ctx.notify_resource_updated("weather://oslo")
     return "ok"
+
+
+@mcp.resource("weather://oslo")
+def oslo() -> str:
+    return "rain"
+
+
+@mcp.prompt()
+def ask(city: str) -> str:
+    return f"Weather in {city}?"
 
 
 @mcp.tool()
