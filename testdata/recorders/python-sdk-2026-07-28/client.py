@@ -15,7 +15,12 @@ async def log(params):
 
 
 async def main():
-    server = StdioServerParameters(command=sys.argv[1], args=sys.argv[2:])
+    # `python client.py URL` talks Streamable HTTP; `python client.py COMMAND...`
+    # runs the server over stdio.
+    if sys.argv[1].startswith("http"):
+        server = sys.argv[1]
+    else:
+        server = StdioServerParameters(command=sys.argv[1], args=sys.argv[2:])
     async with Client(server, elicitation_callback=elicit, log_level="info", logging_callback=log) as client:
         await client.list_tools()
         await client.read_resource("weather://oslo")

@@ -73,4 +73,10 @@ async def stop_listening() -> str:
 
 
 if __name__ == "__main__":
-    mcp.run("stdio")
+    import sys
+
+    # `python server.py` serves stdio; `python server.py PORT`, Streamable HTTP.
+    if len(sys.argv) > 1:
+        mcp.run("streamable-http", port=int(sys.argv[1]))
+    else:
+        mcp.run("stdio")
