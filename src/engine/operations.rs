@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
-use crate::event::{Json, Location, Message, Method, Outcome, RequestId};
+use crate::event::{Body, Json, Location, Message, Method, Outcome, RequestId};
 use crate::protocol::fields::INPUT_REQUIRED;
 
 /// An operation: the method and what it names (`params.name` of
@@ -209,10 +209,32 @@ pub struct Served {
     /// with a result.
     pub other_answered: bool,
     pub other_succeeded: bool,
+    /// The versions an `UnsupportedProtocolVersionError` just listed, and
+    /// where: the client's next request should name one of them.
+    pub supported: Option<(Vec<String>, Location)>,
+}
+
+#[derive(Deserialize)]
+struct UnsupportedData {
+    data: Option<Supported>,
+}
+
+#[derive(Deserialize)]
+struct Supported {
+    supported: Option<Vec<serde_json::Value>>,
 }
 
 impl Served {
-    pub(crate) fn note(&mut self, id: &RequestId, method: &str, outcome: &Outcome, at: Location) {
+    pub(crate) fn note(&mut self, id: &RequestId, method: &str, message: &Message, at: Location) {
+        let Body::Response { outcome, .. } = &message.body else {
+            return;
+        };
+        if let Outcome::Error {
+            code: Some(crate::protocol::errors::UNSUPPORTED_VERSION_CODE),
+        } = outcome
+        {
+            self.note_supported(message, at);
+        }
         let not_found = matches!(
             outcome,
             Outcome::Error {
@@ -228,6 +250,22 @@ impl Served {
                 self.other_succeeded |= matches!(outcome, Outcome::Result { .. });
             }
         }
+    }
+
+    fn note_supported(&mut self, message: &Message, at: Location) {
+        let error = message.members.error.as_ref();
+        let listed = error
+            .and_then(|e| e.parse::<UnsupportedData>())
+            .and_then(|e| e.data?.supported);
+        let versions = listed.into_iter().flatten();
+        let versions = versions.filter_map(|v| v.as_str().map(str::to_string));
+        let versions: Vec<String> = versions.collect();
+        self.supported = (!versions.is_empty()).then_some((versions, at));
+    }
+
+    /// The client sent its next request: only that one retries.
+    pub(crate) fn client_moved_on(&mut self) {
+        self.supported = None;
     }
 }
 

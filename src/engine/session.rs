@@ -232,6 +232,9 @@ impl Session {
         message: &Message,
         at: Position,
     ) {
+        if from == Side::Client {
+            self.served.client_moved_on();
+        }
         let KeyField::Valid(id) = id else {
             self.side_mut(from).unreadable.note(at.location);
             return;
@@ -315,9 +318,7 @@ impl Session {
         if from != Side::Server || request.modern.is_none() {
             return;
         }
-        if let Body::Response { outcome, .. } = &message.body {
-            self.served.note(id, &request.method, outcome, location);
-        }
+        self.served.note(id, &request.method, message, location);
         if request.method == "subscriptions/listen" {
             return self.subscriptions.end(id, location);
         }

@@ -55,9 +55,12 @@ pub const MISSING_CLIENT_CAPABILITY: DefinedError = DefinedError {
     versions: STATELESS,
 };
 
+/// The code of [`UNSUPPORTED_VERSION`], for patterns.
+pub const UNSUPPORTED_VERSION_CODE: i64 = -32022;
+
 /// -32022: the server does not implement the version the request names.
 pub const UNSUPPORTED_VERSION: DefinedError = DefinedError {
-    code: -32022,
+    code: UNSUPPORTED_VERSION_CODE,
     name: "UnsupportedProtocolVersion",
     meaning: "the server does not implement the protocol version the request names",
     data: &["requested", "supported"],
