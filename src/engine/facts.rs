@@ -9,7 +9,7 @@ use crate::event::{
     Body, JsonKind, KeyField, Location, Message, Outcome, ProgressToken, RequestId, Side,
 };
 
-use super::operations::{InputRound, RequestParams};
+use super::operations::{InputRound, ModernRequest, RequestParams};
 use super::requests::{Request, RequestState, RequestView};
 use super::session::Session;
 use super::subscriptions::Listen;
@@ -150,6 +150,9 @@ pub(crate) enum Transition {
     AnswerInvalidId,
     /// The receiver ends the peer's request itself (a listen stream).
     End(RequestId),
+    /// A request opens, with what it declared if it is of 2026-07-28 (read
+    /// once, here, for the rules and the requests tracker alike).
+    Open(Option<Box<ModernRequest>>),
 }
 
 impl<'s> Facts<'s> {
@@ -174,6 +177,10 @@ impl<'s> Facts<'s> {
             }
             Facts::Response(ResponseTarget::EchoedInvalidId { .. }) => Transition::AnswerInvalidId,
             Facts::Cancel(CancelTarget::ReceiverEnds(r)) => Transition::End(r.id.clone()),
+            Facts::Request(request) => {
+                let modern = request.modern.as_deref().map(ModernRequest::of);
+                Transition::Open(modern.map(Box::new))
+            }
             _ => Transition::None,
         }
     }

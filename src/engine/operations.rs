@@ -163,7 +163,7 @@ impl MetaOnly {
 
 /// What a 2026-07-28 request declared, kept while it is open for the rules
 /// about its answer and the messages sent for it.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct ModernRequest {
     /// What it names (see [`OperationKey`]).
     pub target: Option<Box<str>>,
@@ -173,6 +173,8 @@ pub struct ModernRequest {
     pub log_level: bool,
     /// Whether it lacked a required `_meta` key, or held one of the wrong type.
     pub malformed_meta: bool,
+    /// Whether it retries its operation (see [`RequestParams::is_retry`]).
+    pub retries: bool,
 }
 
 impl ModernRequest {
@@ -186,6 +188,7 @@ impl ModernRequest {
                 .cloned(),
             log_level: params.meta(LOG_LEVEL).is_some(),
             malformed_meta: !params.meta_problems().is_empty(),
+            retries: params.is_retry(),
         }
     }
 }

@@ -14,7 +14,7 @@ use crate::protocol::{Era, Version, Versions};
 
 use super::facts::Transition;
 use super::lifecycle::Lifecycle;
-use super::operations::{InputRound, ModernRequest, RequestParams, ResultView, Served};
+use super::operations::{InputRound, ModernRequest, ResultView, Served};
 use super::requests::{Cancel, Registry, Request, RequestState};
 use super::streams::HttpStreams;
 use super::subscriptions::Subscriptions;
@@ -168,13 +168,17 @@ impl Session {
             answered_id.zip(answered.as_deref()),
         );
         match (&message.body, transition) {
-            (Body::Request { id, method, params }, _) => {
+            (Body::Request { id, method, params }, transition) => {
                 let at = Position {
                     location,
                     seq,
                     stream,
                 };
-                self.note_request(from, (id, method, params), message, at)
+                let modern = match transition {
+                    Transition::Open(modern) => modern.clone(),
+                    _ => None,
+                };
+                self.note_request(from, (id, method, params), modern, message, at)
             }
             (Body::Notification { .. }, Transition::Cancel(id) | Transition::End(id)) => {
                 let by_receiver = matches!(transition, Transition::End(_));
@@ -229,6 +233,7 @@ impl Session {
         &mut self,
         from: Side,
         (id, method, params): (&KeyField<RequestId>, &Method, &Params),
+        modern: Option<Box<ModernRequest>>,
         message: &Message,
         at: Position,
     ) {
@@ -249,7 +254,10 @@ impl Session {
             Some(KeyField::Valid(token)) => Some(token.clone()),
             _ => None,
         };
-        let modern = self.note_modern_request(from, id, method, params, message, at.location);
+        let modern = modern.filter(|_| from == Side::Client);
+        if let Some(modern) = &modern {
+            self.note_modern_request(id, method, modern, message, at.location);
+        }
         self.side_mut(from).open(Request {
             id: id.clone(),
             method: method.clone(),
@@ -276,29 +284,23 @@ impl Session {
         });
     }
 
-    /// A 2026-07-28 request: what it declared; a listen request opens its
+    /// A 2026-07-28 request of the client: a listen request opens its
     /// stream, and a retry takes its operation's input round.
     fn note_modern_request(
         &mut self,
-        from: Side,
         id: &RequestId,
         method: &Method,
-        params: &Params,
+        modern: &ModernRequest,
         message: &Message,
         location: Location,
-    ) -> Option<Box<ModernRequest>> {
-        if !super::facts::is_modern(self, method, params) || from != Side::Client {
-            return None;
-        }
+    ) {
         if method == "subscriptions/listen" {
             self.subscriptions.open(id, message, location);
         }
-        let params = RequestParams::of(message).unwrap_or_default();
-        if params.is_retry() {
-            let key = (method.clone(), params.target());
-            self.side_mut(from).awaiting_input.remove(&key);
+        if modern.retries {
+            let key = (method.clone(), modern.target.clone());
+            self.side_mut(Side::Client).awaiting_input.remove(&key);
         }
-        Some(Box::new(ModernRequest::of(&params)))
     }
 
     /// The server answers a client request of 2026-07-28: a result that
