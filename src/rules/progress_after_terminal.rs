@@ -117,6 +117,20 @@ mod tests {
     }
 
     #[test]
+    fn warning_after_a_2026_07_28_cancellation_even_when_it_may_have_crossed() {
+        use crate::rules::testing::{server, trace};
+        let call = r#"{"from":"client","msg":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"progressToken":"t"}}}}"#;
+        let progress = server(
+            r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":1}}"#,
+        );
+        let lines = [call, CANCEL, &progress];
+        assert_eq!(
+            findings("progress-after-terminal", &trace(&lines)),
+            [(3, Warning)]
+        );
+    }
+
+    #[test]
     fn info_after_a_cancellation_warning_once_it_was_provably_read() {
         assert_eq!(check(&[CALL, CANCEL, PROGRESS]), [(6, Info)]);
         // The server answered a request sent after the cancellation.
