@@ -38,7 +38,15 @@ fn check(ctx: &Ctx, out: &mut Out) {
 }
 
 fn session_end(session: &Session, out: &mut Out) {
-    for side in [Side::Client, Side::Server] {
+    // A 2026-07-28 server's requests are v5-no-server-requests' alone: its
+    // client rightly leaves them unanswered.
+    let stateless = session.version().map(Version::era) == Some(Era::Stateless);
+    let sides: &[Side] = if stateless {
+        &[Side::Client]
+    } else {
+        &[Side::Client, Side::Server]
+    };
+    for &side in sides {
         let registry = session.side(side);
         let mut open: Vec<_> = registry
             .open
@@ -116,6 +124,17 @@ mod tests {
             "response": {"status": 200, "content": {"mimeType": "text/event-stream", "text": ""}},
             "_error": "net::ERR_ABORTED",
         })])
+    }
+
+    #[test]
+    fn silent_on_a_2026_07_28_server_request_left_unanswered() {
+        use crate::rules::testing::{server, trace, v5_request};
+        let call = v5_request("1", "tools/call", r#""name":"x","#);
+        let roots = server(r#"{"jsonrpc":"2.0","id":"s1","method":"roots/list"}"#);
+        let done =
+            server(r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","content":[]}}"#);
+        let lines = [call.as_str(), &roots, &done];
+        assert_eq!(findings("unanswered-request", &trace(&lines)), []);
     }
 
     #[test]
