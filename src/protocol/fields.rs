@@ -14,5 +14,10 @@ pub const RESULT_TYPES: &[&str] = &["complete", "input_required"];
 /// The `resultType` of a result that asks the client for input first.
 pub const INPUT_REQUIRED: &str = "input_required";
 
-/// The revisions whose results carry `resultType`.
-pub const RESULT_TYPE: Versions = Versions::only(Version::V2026_07_28);
+/// The revisions whose text (not only the schema) allows an error response
+/// without its request's id, "in error cases where the ID could not be read
+/// due a malformed request": there, an error with a null id that no
+/// unreadable message explains breaks that sentence and is a warning (the
+/// oracle's error-response-missing-id); before, the schema's required `id`
+/// makes it an error.
+pub const ERROR_ID_EXCEPTION: Versions = Versions::from(Version::V2025_11_25);
