@@ -178,7 +178,10 @@ impl<'s> Facts<'s> {
             Facts::Response(ResponseTarget::EchoedInvalidId { .. }) => Transition::AnswerInvalidId,
             Facts::Cancel(CancelTarget::ReceiverEnds(r)) => Transition::End(r.id.clone()),
             Facts::Request(request) => {
-                let modern = request.modern.as_deref().map(ModernRequest::of);
+                let modern = request.modern.as_deref().map(|params| ModernRequest {
+                    retried: request.retried.map(|round| round.id.clone()),
+                    ..ModernRequest::of(params)
+                });
                 Transition::Open(modern.map(Box::new))
             }
             _ => Transition::None,
@@ -219,7 +222,7 @@ pub(crate) fn classify<'s>(
                 .filter(|p| from == Side::Client && p.is_retry())
                 .and_then(|p| {
                     let key = (method.clone(), p.target());
-                    sender.awaiting_input.get(&key)
+                    p.retried(sender.awaiting_input.get(&key)?)
                 });
             Facts::Request(RequestFacts {
                 earlier,

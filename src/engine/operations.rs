@@ -54,6 +54,22 @@ impl RequestParams {
         Some(object.keys().map(String::as_str).collect())
     }
 
+    /// The round of `rounds` (one operation's, oldest first) this retry
+    /// answers: the one whose requestState it echoes, else the one whose
+    /// input requests it answers, else the oldest.
+    pub fn retried<'r>(&self, rounds: &'r [InputRound]) -> Option<&'r InputRound> {
+        let keys = self.response_keys().unwrap_or_default();
+        let echoed =
+            |r: &&InputRound| r.request_state.is_some() && r.request_state == self.request_state;
+        let answered = |r: &&InputRound| {
+            !keys.is_empty() && r.asked.iter().all(|asked| keys.contains(&&**asked))
+        };
+        let by_state = rounds.iter().find(echoed);
+        by_state
+            .or_else(|| rounds.iter().find(answered))
+            .or(rounds.first())
+    }
+
     /// A reserved `_meta` value.
     pub fn meta(&self, key: &str) -> Option<&serde_json::Value> {
         self.meta.as_ref()?.get(key)
@@ -173,8 +189,9 @@ pub struct ModernRequest {
     pub log_level: bool,
     /// Whether it lacked a required `_meta` key, or held one of the wrong type.
     pub malformed_meta: bool,
-    /// Whether it retries its operation (see [`RequestParams::is_retry`]).
-    pub retries: bool,
+    /// The request whose input round it retries, when it retries one the
+    /// trace shows.
+    pub retried: Option<RequestId>,
 }
 
 impl ModernRequest {
@@ -188,7 +205,7 @@ impl ModernRequest {
                 .cloned(),
             log_level: params.meta(LOG_LEVEL).is_some(),
             malformed_meta: !params.meta_problems().is_empty(),
-            retries: params.is_retry(),
+            retried: None,
         }
     }
 }
@@ -310,6 +327,43 @@ mod tests {
         let mut twice = lines.to_vec();
         twice.extend([again, done.replace(r#""id":2"#, r#""id":3"#)]);
         assert_eq!(all_findings(&twice), [(7, "v5-mrtr-responses-keys")]);
+    }
+
+    #[test]
+    fn two_waiting_calls_of_one_tool_are_told_apart_by_their_state() {
+        let caps = r#"{"elicitation":{}}"#;
+        let declaring = crate::rules::testing::v5_request_declaring;
+        let asked = |id: u8, state: &str| {
+            server(&format!(
+                r#"{{"jsonrpc":"2.0","id":{id},"result":{{"resultType":"input_required","inputRequests":{{"city":{ELICIT}}},"requestState":"{state}"}}}}"#
+            ))
+        };
+        let retry = |id: &str, state: &str| {
+            let members = format!(
+                r#""name":"f","inputResponses":{{"city":{{"action":"decline"}}}},"requestState":"{state}","#
+            );
+            declaring(id, "tools/call", &members, caps)
+        };
+        let done = |id: u8| {
+            server(&format!(
+                r#"{{"jsonrpc":"2.0","id":{id},"result":{{"resultType":"complete","content":[]}}}}"#
+            ))
+        };
+        let lines = [
+            crate::rules::testing::DISCOVER.to_string(),
+            server(
+                r#"{"jsonrpc":"2.0","id":0,"result":{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}}}}"#,
+            ),
+            declaring("1", "tools/call", r#""name":"f","#, caps),
+            declaring("2", "tools/call", r#""name":"f","#, caps),
+            asked(1, "one"),
+            asked(2, "two"),
+            retry("3", "two"),
+            retry("4", "one"),
+            done(3),
+            done(4),
+        ];
+        assert_eq!(all_findings(&lines), []);
     }
 
     #[test]

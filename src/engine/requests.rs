@@ -228,8 +228,9 @@ pub struct Registry {
     /// the batch itself could not be read.
     pub unanswered_batch: Option<Location>,
     /// This side's 2026-07-28 operations the peer answered with an
-    /// `InputRequiredResult`, waiting for their retry.
-    pub awaiting_input: HashMap<OperationKey, InputRound>,
+    /// `InputRequiredResult`, waiting for their retry, oldest first (two
+    /// calls of one tool may wait at once).
+    pub awaiting_input: HashMap<OperationKey, Vec<InputRound>>,
 }
 
 impl Registry {

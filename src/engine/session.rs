@@ -297,9 +297,15 @@ impl Session {
         if method == "subscriptions/listen" {
             self.subscriptions.open(id, message, location);
         }
-        if modern.retries {
+        if let Some(retried) = &modern.retried {
             let key = (method.clone(), modern.target.clone());
-            self.side_mut(Side::Client).awaiting_input.remove(&key);
+            let awaiting = &mut self.side_mut(Side::Client).awaiting_input;
+            if let Some(rounds) = awaiting.get_mut(&key) {
+                rounds.retain(|round| &round.id != retried);
+                if rounds.is_empty() {
+                    awaiting.remove(&key);
+                }
+            }
         }
     }
 
@@ -328,9 +334,8 @@ impl Session {
         let round = view.and_then(|v| InputRound::of(id, request.location, location, &v));
         if let Some(round) = round {
             let key = request.operation();
-            self.side_mut(Side::Client)
-                .awaiting_input
-                .insert(key, round);
+            let awaiting = &mut self.side_mut(Side::Client).awaiting_input;
+            awaiting.entry(key).or_default().push(round);
         }
     }
 
