@@ -1,0 +1,215 @@
+//! Where each input format keeps its messages, bodies, headers and
+//! sentences: a shape per record and a layout per format, as data. What the
+//! decoders read stays; the rest of a record is kept unless it is free text.
+
+use super::context::{Context, Shape};
+use super::text::TextLog;
+use super::walk::{Continues, Layout};
+use crate::decode::Format;
+
+const fn shape(shape: &'static Shape) -> Context {
+    Context::Shape(shape)
+}
+
+static CANONICAL: Shape = Shape {
+    members: &[("msg", Context::Message), ("text", Context::Free)],
+    others: Context::Keep,
+};
+
+static MCPSNOOP: Shape = Shape {
+    members: &[("raw", Context::Message), ("text", Context::Free)],
+    others: Context::Keep,
+};
+
+/// MCPSpy's record is the message's members beside the raw line.
+static MCPSPY: Shape = Shape {
+    members: &[
+        ("raw", Context::Message),
+        ("timestamp", Context::Keep),
+        ("transport_type", Context::Keep),
+        ("stdio_transport", Context::Keep),
+        ("http_transport", shape(&MCPSPY_HTTP)),
+        ("session", Context::Keep),
+    ],
+    others: Context::Protocol,
+};
+
+static MCPSPY_HTTP: Shape = Shape {
+    members: &[
+        ("request_headers", Context::Headers),
+        ("response_headers", Context::Headers),
+        ("headers", Context::Headers),
+    ],
+    others: Context::Keep,
+};
+
+static SUPERGATEWAY: Shape = Shape {
+    members: &[
+        ("data", Context::Message),
+        ("msg", Context::Sentence(&SUPERGATEWAY_TEXT)),
+    ],
+    others: Context::Keep,
+};
+
+static SUPERGATEWAY_TEXT: TextLog = TextLog {
+    free_after: &[("Child stderr", ": "), ("Child non-JSON", ": ")],
+    stray_is_free: false,
+};
+
+static CLAUDE_CODE: Shape = Shape {
+    members: &[
+        ("debug", Context::Sentence(&CLAUDE_CODE_SENTENCE)),
+        ("info", Context::Sentence(&CLAUDE_CODE_SENTENCE)),
+        ("error", Context::Sentence(&CLAUDE_CODE_SENTENCE)),
+        ("cwd", Context::Free),
+    ],
+    others: Context::Keep,
+};
+
+static CLAUDE_CODE_SENTENCE: TextLog = TextLog {
+    free_after: &[("Server stderr:", "")],
+    stray_is_free: false,
+};
+
+/// The debug log: its stderr goes on in lines without a timestamp.
+static CLAUDE_CODE_DEBUG: TextLog = TextLog {
+    free_after: &[("Server stderr:", "")],
+    stray_is_free: true,
+};
+
+static INSPECTOR: Shape = Shape {
+    members: &[
+        ("message", Context::Message),
+        ("response", Context::Message),
+    ],
+    others: Context::Keep,
+};
+
+static INSPECTOR_NETWORK: Shape = Shape {
+    members: &[
+        ("requestHeaders", Context::Headers),
+        ("responseHeaders", Context::Headers),
+        ("requestBody", Context::Body),
+        ("responseBody", Context::Body),
+        ("error", Context::Free),
+    ],
+    others: Context::Keep,
+};
+
+static HAR: Shape = Shape {
+    members: &[("log", shape(&HAR_LOG))],
+    others: Context::Keep,
+};
+
+static HAR_LOG: Shape = Shape {
+    members: &[("entries", shape(&HAR_ENTRY))],
+    others: Context::Keep,
+};
+
+static HAR_ENTRY: Shape = Shape {
+    members: &[
+        ("request", shape(&HAR_REQUEST)),
+        ("response", shape(&HAR_RESPONSE)),
+        ("_eventSourceMessages", shape(&HAR_EVENT)),
+        ("_webSocketMessages", Context::Free),
+    ],
+    others: Context::Keep,
+};
+
+static HAR_REQUEST: Shape = Shape {
+    members: &[
+        ("headers", Context::Headers),
+        ("postData", shape(&HAR_CONTENT)),
+        ("queryString", Context::Free),
+        ("cookies", Context::Free),
+    ],
+    others: Context::Keep,
+};
+
+static HAR_RESPONSE: Shape = Shape {
+    members: &[
+        ("headers", Context::Headers),
+        ("content", shape(&HAR_CONTENT)),
+        ("cookies", Context::Free),
+    ],
+    others: Context::Keep,
+};
+
+static HAR_CONTENT: Shape = Shape {
+    members: &[("text", Context::Body), ("params", Context::Free)],
+    others: Context::Keep,
+};
+
+static HAR_EVENT: Shape = Shape {
+    members: &[("data", Context::Body)],
+    others: Context::Keep,
+};
+
+/// Claude Desktop's logs: the server's stderr is every line without a timestamp.
+static CLAUDE_LOG: TextLog = TextLog {
+    free_after: &[],
+    stray_is_free: true,
+};
+
+static VSCODE_LOG: TextLog = TextLog {
+    free_after: &[("[server stderr] ", "")],
+    stray_is_free: true,
+};
+
+/// Logs whose every line is the client's or the bridge's (Cursor, the SDKs,
+/// LibreChat, mcp-remote): their messages are redacted, their sentences read.
+static CLIENT_LOG: TextLog = TextLog {
+    free_after: &[],
+    stray_is_free: false,
+};
+
+const fn lines(record: Context) -> Layout {
+    Layout {
+        record: Some(record),
+        text: None,
+        continues: Continues::Never,
+    }
+}
+
+const fn document(record: &'static Shape) -> Layout {
+    Layout {
+        record: Some(Context::Shape(record)),
+        text: None,
+        continues: Continues::Always,
+    }
+}
+
+const fn log(record: Option<Context>, text: &'static TextLog) -> Layout {
+    Layout {
+        record,
+        text: Some(text),
+        continues: Continues::Indented,
+    }
+}
+
+/// The layout of an input of `format`, or why it cannot be redacted.
+pub(super) fn layout(format: Format, bytes: &[u8]) -> Result<Layout, String> {
+    let starts_with = |byte: u8| bytes.trim_ascii_start().first() == Some(&byte);
+    Ok(match format {
+        Format::Canonical => lines(shape(&CANONICAL)),
+        Format::Bare => lines(Context::Message),
+        Format::Mcpsnoop => lines(shape(&MCPSNOOP)),
+        Format::Mcpspy => lines(shape(&MCPSPY)),
+        Format::Har => document(&HAR),
+        Format::Inspector => document(&INSPECTOR),
+        Format::InspectorNetwork => document(&INSPECTOR_NETWORK),
+        Format::ClaudeCode if starts_with(b'[') => document(&CLAUDE_CODE),
+        Format::ClaudeCode => log(Some(shape(&CLAUDE_CODE)), &CLAUDE_CODE_DEBUG),
+        Format::Supergateway => log(Some(shape(&SUPERGATEWAY)), &SUPERGATEWAY_TEXT),
+        Format::ClaudeLog => log(None, &CLAUDE_LOG),
+        Format::VscodeLog => log(None, &VSCODE_LOG),
+        Format::CursorLog
+        | Format::GoSdkLog
+        | Format::PythonSdkLog
+        | Format::LibrechatLog
+        | Format::McpRemoteLog => log(None, &CLIENT_LOG),
+        Format::Unknown => {
+            return Err("not a trace in any format mcp-lint reads, so it cannot be redacted".into())
+        }
+    })
+}
