@@ -404,6 +404,8 @@ pub enum Transport {
     /// The sender wrote output that is not a protocol message where only
     /// messages may go (a server's stdout); the text says what was seen.
     NotProtocol(String),
+    /// The sender wrote this line to its stderr: its log, never protocol.
+    Stderr(String),
     /// An HTTP stream ended before its exchange did (aborted, failed, or still
     /// open when the capture was saved); the text says how.
     StreamAborted(String),
