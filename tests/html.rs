@@ -285,7 +285,10 @@ fn a_browser_applies_the_filters_in_the_address() {
     assert!(!errors.is_empty() && errors.iter().all(|(severity, _)| severity == "error"));
     let rule = &expected[0].rule.id;
     let one_rule = shown(&format!("rule={rule}"));
-    assert!(one_rule.len() < expected.len(), "the rule filter hid nothing");
+    assert!(
+        one_rule.len() < expected.len(),
+        "the rule filter hid nothing"
+    );
     assert!(
         !one_rule.is_empty() && one_rule.iter().all(|(_, r)| r == rule),
         "{one_rule:?}"

@@ -268,13 +268,28 @@ fn the_protocol_s_headers_stay_and_other_headers_keep_their_names() {
     }
 }
 
-fn run_redact(input: &Path, output: &Path) -> std::process::Output {
+/// Every fixture cut anywhere (a recording still being written, a capture
+/// cut short) is redacted without a panic, line for line.
+#[test]
+fn cut_inputs_are_redacted_line_for_line() {
+    for (path, bytes, format) in fixtures() {
+        for cut in (1..8).map(|eighth| bytes.len() * eighth / 8) {
+            let cut = &bytes[..cut];
+            let redacted = mcp_lint::redact::redact(cut, format).unwrap();
+            let lines = |b: &[u8]| b.iter().filter(|b| **b == b'\n').count();
+            assert_eq!(lines(&redacted), lines(cut), "{}", path.display());
+        }
+    }
+}
+
+fn run_redact(input: &Path, output: &Path, options: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_mcp-lint"))
         .current_dir(root())
         .arg("redact")
         .arg(input)
         .arg("-o")
         .arg(output)
+        .args(options)
         .stdin(Stdio::null())
         .output()
         .unwrap()
@@ -288,7 +303,7 @@ fn every_format_is_written_in_its_own_format_by_the_binary() {
         "har/legacy-http-sse-2024-11-05.har",
     ] {
         let out = dir.path().join("copy");
-        let run = run_redact(&root().join("testdata").join(fixture), &out);
+        let run = run_redact(&root().join("testdata").join(fixture), &out, &[]);
         assert_eq!(
             run.status.code(),
             Some(0),
@@ -303,13 +318,32 @@ fn every_format_is_written_in_its_own_format_by_the_binary() {
 }
 
 #[test]
+fn the_input_format_can_be_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("app.log");
+    std::fs::write(
+        &log,
+        "2025-07-12T05:51:44.601Z [info] Starting app\nsecret stderr\n",
+    )
+    .unwrap();
+    let out = dir.path().join("copy");
+    assert_eq!(run_redact(&log, &out, &[]).status.code(), Some(2));
+    let run = run_redact(&log, &out, &["--input-format", "claude-log"]);
+    assert_eq!(run.status.code(), Some(0));
+    assert_eq!(
+        std::fs::read_to_string(&out).unwrap(),
+        "2025-07-12T05:51:44.601Z [info] Starting app\nredacted\n"
+    );
+}
+
+#[test]
 fn a_file_that_is_no_trace_or_not_there_is_an_error_naming_it() {
     let dir = tempfile::tempdir().unwrap();
     let not_a_trace = dir.path().join("notes.md");
     std::fs::write(&not_a_trace, "# Notes\n\nNothing here.\n").unwrap();
     for input in [not_a_trace, dir.path().join("missing.jsonl")] {
         let out = dir.path().join("copy");
-        let run = run_redact(&input, &out);
+        let run = run_redact(&input, &out, &[]);
         assert_eq!(run.status.code(), Some(2));
         let stderr = String::from_utf8_lossy(&run.stderr);
         let name = input.file_name().unwrap().to_string_lossy();

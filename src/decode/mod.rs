@@ -30,6 +30,9 @@ mod vscode_log;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
+/// Where a line of Cursor's log holds the server's output (for `mcp-lint redact`).
+pub(crate) use cursor_log::server_output_at as cursor_server_output_at;
+
 use crate::event::{Event, Location};
 
 /// The input formats this module reads; [`Format::description`] says what

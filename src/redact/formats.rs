@@ -54,6 +54,7 @@ static SUPERGATEWAY: Shape = Shape {
 static SUPERGATEWAY_TEXT: TextLog = TextLog {
     free_after: &[("Child stderr", ": "), ("Child non-JSON", ": ")],
     stray_is_free: false,
+    server_output: None,
 };
 
 static CLAUDE_CODE: Shape = Shape {
@@ -69,12 +70,14 @@ static CLAUDE_CODE: Shape = Shape {
 static CLAUDE_CODE_SENTENCE: TextLog = TextLog {
     free_after: &[("Server stderr:", "")],
     stray_is_free: false,
+    server_output: None,
 };
 
 /// The debug log: its stderr goes on in lines without a timestamp.
 static CLAUDE_CODE_DEBUG: TextLog = TextLog {
     free_after: &[("Server stderr:", "")],
     stray_is_free: true,
+    server_output: None,
 };
 
 static INSPECTOR: Shape = Shape {
@@ -149,18 +152,29 @@ static HAR_EVENT: Shape = Shape {
 static CLAUDE_LOG: TextLog = TextLog {
     free_after: &[],
     stray_is_free: true,
+    server_output: None,
 };
 
 static VSCODE_LOG: TextLog = TextLog {
     free_after: &[("[server stderr] ", "")],
     stray_is_free: true,
+    server_output: None,
 };
 
-/// Logs whose every line is the client's or the bridge's (Cursor, the SDKs,
+/// Cursor's channel: the server's stderr is any sentence Cursor's decoder
+/// does not read, and the lines that go on without a timestamp.
+static CURSOR_LOG: TextLog = TextLog {
+    free_after: &[],
+    stray_is_free: true,
+    server_output: Some(crate::decode::cursor_server_output_at),
+};
+
+/// Logs whose every line is the client's or the bridge's (the SDKs,
 /// LibreChat, mcp-remote): their messages are redacted, their sentences read.
 static CLIENT_LOG: TextLog = TextLog {
     free_after: &[],
     stray_is_free: false,
+    server_output: None,
 };
 
 const fn lines(record: Context) -> Layout {
@@ -203,11 +217,10 @@ pub(super) fn layout(format: Format, bytes: &[u8]) -> Result<Layout, String> {
         Format::Supergateway => log(Some(shape(&SUPERGATEWAY)), &SUPERGATEWAY_TEXT),
         Format::ClaudeLog => log(None, &CLAUDE_LOG),
         Format::VscodeLog => log(None, &VSCODE_LOG),
-        Format::CursorLog
-        | Format::GoSdkLog
-        | Format::PythonSdkLog
-        | Format::LibrechatLog
-        | Format::McpRemoteLog => log(None, &CLIENT_LOG),
+        Format::CursorLog => log(None, &CURSOR_LOG),
+        Format::GoSdkLog | Format::PythonSdkLog | Format::LibrechatLog | Format::McpRemoteLog => {
+            log(None, &CLIENT_LOG)
+        }
         Format::Unknown => {
             return Err("not a trace in any format mcp-lint reads, so it cannot be redacted".into())
         }

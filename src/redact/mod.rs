@@ -16,7 +16,7 @@ mod walk;
 
 use std::path::PathBuf;
 
-use crate::cli::{self, EXIT_CLEAN, EXIT_TROUBLE};
+use crate::cli::{self, InputFormat, EXIT_CLEAN, EXIT_TROUBLE};
 use crate::decode::{self, Format};
 
 /// What `mcp-lint redact` was asked to do.
@@ -27,6 +27,9 @@ pub struct Options {
     /// same format.
     #[arg(value_name = "IN")]
     pub input: PathBuf,
+    /// The input's format, when its first lines do not tell.
+    #[arg(long, value_enum, default_value_t = InputFormat(None))]
+    pub input_format: InputFormat,
     /// Where to write the redacted copy.
     #[arg(short = 'o', long = "output-file", value_name = "OUT")]
     pub output: PathBuf,
@@ -45,7 +48,8 @@ pub fn run(options: &Options) -> u8 {
     let written = std::fs::read(&options.input)
         .map_err(|e| format!("{}: {e}", shown(&options.input)))
         .and_then(|bytes| {
-            redact(&bytes, decode::detect(&bytes))
+            let format = options.input_format.0;
+            redact(&bytes, format.unwrap_or_else(|| decode::detect(&bytes)))
                 .map_err(|e| format!("{}: {e}", shown(&options.input)))
         })
         .and_then(|redacted| {

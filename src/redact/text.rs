@@ -18,12 +18,16 @@ pub(super) struct TextLog {
     /// Whether a line that does not start with a timestamp is the server's
     /// stderr rather than a line the client wrote.
     pub stray_is_free: bool,
+    /// The decoder's own test of where a line's text is the server's, for a
+    /// log that marks nothing (Cursor logs stderr as its own sentences).
+    pub server_output: Option<fn(&str) -> Option<usize>>,
 }
 
 /// A log without free text of its own (an HTTP body's SSE lines).
 static NOTHING_FREE: TextLog = TextLog {
     free_after: &[],
     stray_is_free: false,
+    server_output: None,
 };
 
 /// One line of a log. Returns the scanner of a printed value that goes on
@@ -42,6 +46,12 @@ pub(super) fn line(text: &str, log: &TextLog, out: &mut String) -> Option<Scanne
 }
 
 fn free_start(text: &str, log: &TextLog) -> Option<usize> {
+    if let Some(at) = log
+        .server_output
+        .and_then(|server_output| server_output(text))
+    {
+        return Some(at);
+    }
     log.free_after.iter().find_map(|(marker, separator)| {
         let after = text.find(marker)? + marker.len();
         Some(match text[after..].find(separator) {
@@ -154,6 +164,7 @@ mod tests {
     static LOG: TextLog = TextLog {
         free_after: &[("[server stderr] ", ""), ("Child stderr", ": ")],
         stray_is_free: true,
+        server_output: None,
     };
 
     fn redacted(text: &str) -> String {
@@ -197,6 +208,7 @@ mod tests {
         static SENTENCE: TextLog = TextLog {
             free_after: &[("Server stderr:", "")],
             stray_is_free: false,
+            server_output: None,
         };
         assert_eq!(
             sentence("Server stderr: a\nb", &SENTENCE),
