@@ -124,6 +124,11 @@ const PRIVATE: &[(&str, &[&str])] = &[
         &["go-client", "Hi you", "\"you\""],
     ),
     ("python-sdk/sse-server-debug.log", &["claude-ai", "pg-mcp"]),
+    // the server's stdout, quoted by pydantic
+    (
+        "python-sdk/client-parse-failure.log",
+        &["Weather server starting"],
+    ),
     (
         "librechat/mcp-debug.log",
         &["\"duration\":90", "librechat..."],

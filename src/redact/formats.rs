@@ -11,14 +11,30 @@ const fn shape(shape: &'static Shape) -> Context {
     Context::Shape(shape)
 }
 
+/// The envelope's members the decoder reads stay; any other may be anything.
 static CANONICAL: Shape = Shape {
-    members: &[("msg", Context::Message), ("text", Context::Free)],
-    others: Context::Keep,
+    members: &[
+        ("msg", Context::Message),
+        ("ts", Context::Keep),
+        ("from", Context::Keep),
+        ("session", Context::Keep),
+        ("stream", Context::Keep),
+        ("event", Context::Keep),
+    ],
+    others: Context::Free,
 };
 
 static MCPSNOOP: Shape = Shape {
-    members: &[("raw", Context::Message), ("text", Context::Free)],
-    others: Context::Keep,
+    members: &[
+        ("raw", Context::Message),
+        ("session_id", Context::Keep),
+        ("ts", Context::Keep),
+        ("direction", Context::Keep),
+        ("transport", Context::Keep),
+        ("conn_id", Context::Keep),
+        ("truncated", Context::Keep),
+    ],
+    others: Context::Free,
 };
 
 /// MCPSpy's record is the message's members beside the raw line.
@@ -169,7 +185,15 @@ static CURSOR_LOG: TextLog = TextLog {
     server_output: Some(crate::decode::cursor_server_output_at),
 };
 
-/// Logs whose every line is the client's or the bridge's (the SDKs,
+/// The Python SDK's log: pydantic quotes the server's stdout line that was
+/// not a message in `input_value='...'`.
+static PYTHON_LOG: TextLog = TextLog {
+    free_after: &[("input_value='", "")],
+    stray_is_free: false,
+    server_output: None,
+};
+
+/// Logs whose every line is the client's or the bridge's (the Go SDK,
 /// LibreChat, mcp-remote): their messages are redacted, their sentences read.
 static CLIENT_LOG: TextLog = TextLog {
     free_after: &[],
@@ -218,9 +242,8 @@ pub(super) fn layout(format: Format, bytes: &[u8]) -> Result<Layout, String> {
         Format::ClaudeLog => log(None, &CLAUDE_LOG),
         Format::VscodeLog => log(None, &VSCODE_LOG),
         Format::CursorLog => log(None, &CURSOR_LOG),
-        Format::GoSdkLog | Format::PythonSdkLog | Format::LibrechatLog | Format::McpRemoteLog => {
-            log(None, &CLIENT_LOG)
-        }
+        Format::PythonSdkLog => log(None, &PYTHON_LOG),
+        Format::GoSdkLog | Format::LibrechatLog | Format::McpRemoteLog => log(None, &CLIENT_LOG),
         Format::Unknown => {
             return Err("not a trace in any format mcp-lint reads, so it cannot be redacted".into())
         }
