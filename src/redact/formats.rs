@@ -249,3 +249,80 @@ pub(super) fn layout(format: Format, bytes: &[u8]) -> Result<Layout, String> {
         }
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::decode::Format;
+
+    fn redacted(text: &str, format: Format) -> String {
+        String::from_utf8(crate::redact::redact(text.as_bytes(), format).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn json_lines_envelopes_keep_what_their_decoders_read() {
+        assert_eq!(
+            redacted(
+                r#"{"session_id":"s","server_label":"notes","seq":3,"direction":"stderr","text":"secret"}"#,
+                Format::Mcpsnoop
+            ),
+            r#"{"session_id":"s","server_label":"redacted","seq":0,"direction":"stderr","text":"redacted"}"#
+        );
+        assert_eq!(
+            redacted(
+                r#"{"timestamp":"t","transport_type":"stdio","type":"request","id":2,"params":{"arguments":{"a":"x"}},"raw":"{\"id\":2,\"params\":{\"arguments\":{\"a\":\"x\"}}}"}"#,
+                Format::Mcpspy
+            ),
+            r#"{"timestamp":"t","transport_type":"stdio","type":"request","id":2,"params":{"arguments":{"a":"redacted"}},"raw":"{\"id\":2,\"params\":{\"arguments\":{\"a\":\"redacted\"}}}"}"#
+        );
+        assert_eq!(
+            redacted(
+                "{\"time\":\"t\",\"msg\":\"Child stderr: secret\"}\n{\"time\":\"t\",\"msg\":\"Child → StreamableHttp:\",\"data\":{\"id\":1,\"result\":{\"content\":[\"x\"]}}}\n",
+                Format::Supergateway
+            ),
+            "{\"time\":\"t\",\"msg\":\"Child stderr: redacted\"}\n{\"time\":\"t\",\"msg\":\"Child → StreamableHttp:\",\"data\":{\"id\":1,\"result\":{\"content\":[\"redacted\"]}}}\n"
+        );
+        assert_eq!(
+            redacted(
+                r#"{"error":"Connection error: Received a response for an unknown message ID: {\"id\":3,\"error\":{\"code\":0,\"message\":\"secret\"}}","sessionId":"s","cwd":"/home/me"}"#,
+                Format::ClaudeCode
+            ),
+            r#"{"error":"Connection error: Received a response for an unknown message ID: {\"id\":3,\"error\":{\"code\":0,\"message\":\"redacted\"}}","sessionId":"s","cwd":"redacted"}"#
+        );
+    }
+
+    #[test]
+    fn documents_keep_their_layout_and_lose_bodies_and_secret_headers() {
+        let network = "[\n  {\n    \"url\": \"http://h/mcp\",\n    \"requestHeaders\": {\"authorization\": \"Bearer s\", \"mcp-session-id\": \"k\"},\n    \"requestBody\": \"{\\\"id\\\":1,\\\"params\\\":{\\\"name\\\":\\\"s\\\"}}\",\n    \"responseBody\": \"event: message\\ndata: {\\\"id\\\":1,\\\"result\\\":{\\\"content\\\":[]}}\\n\\n\"\n  }\n]\n";
+        assert_eq!(
+            redacted(network, Format::InspectorNetwork),
+            network
+                .replace("Bearer s", "redacted")
+                .replace("\\\"name\\\":\\\"s\\\"", "\\\"name\\\":\\\"redacted\\\"")
+        );
+        let har = "{\"log\": {\"entries\": [{\"request\": {\"method\": \"POST\", \"url\": \"u\",\n  \"headers\": [{\"name\": \"Cookie\", \"value\": \"sid=s\"}, {\"name\": \"Accept\", \"value\": \"text/event-stream\"}],\n  \"postData\": {\"text\": \"{\\\"id\\\":1,\\\"method\\\":\\\"tools/call\\\",\\\"params\\\":{\\\"arguments\\\":{\\\"k\\\":1}}}\"}}}]}}\n";
+        assert_eq!(
+            redacted(har, Format::Har),
+            har.replace("sid=s", "redacted")
+                .replace("{\\\"k\\\":1}", "{\\\"k\\\":0}")
+        );
+    }
+
+    #[test]
+    fn logs_keep_their_prefixes_and_sentences() {
+        assert_eq!(
+            redacted(
+                "2025-03-04 11:28:35.823 [error] user-db: Processing request for alice\n2025-03-04 11:28:35.823 [info] user-db: Handling CreateClient action\n",
+                Format::CursorLog
+            ),
+            "2025-03-04 11:28:35.823 [error] user-db: redacted\n2025-03-04 11:28:35.823 [info] user-db: Handling CreateClient action\n"
+        );
+        assert_eq!(
+            redacted(
+                "write: {\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"greet\",\"arguments\":{\"name\":\"you\"}}}\n",
+                Format::GoSdkLog
+            ),
+            "write: {\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"redacted\",\"arguments\":{\"name\":\"redacted\"}}}\n"
+        );
+        assert!(crate::redact::redact(b"# notes\n", Format::Unknown).is_err());
+    }
+}
