@@ -215,6 +215,12 @@ const PLANTED: &[(&str, &str, &str)] = &[
         "\\\"arguments\\\":{",
         "\\\"arguments\\\":{\\\"card\\\":\\\"planted-2\\\",",
     ),
+    // Credentials and a key in a request's URL.
+    (
+        "har/devtools-streamable-http.har",
+        "\"url\": \"http://127.0.0.1:8000/mcp\"",
+        "\"url\": \"http://me:planted-7@127.0.0.1:8000/mcp?api_key=planted-7\"",
+    ),
     // An Authorization header in Inspector's network export.
     (
         "inspector-network/inspector-network-everything-2026-03-17T11-20-30.json",

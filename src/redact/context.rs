@@ -21,6 +21,9 @@ pub(super) enum Context {
     /// HTTP headers, as `{name: value}` or `[{"name":…,"value":…}]`: the
     /// values of the protocol's headers are kept, every other goes.
     Headers,
+    /// A URL: its scheme, host and path stay (the decoders read the path);
+    /// a user's credentials and the values of its query go.
+    Url,
     /// `_meta`: its keys are checked by a rule; only two of its values are.
     Meta,
     /// Content a tool, resource, prompt or person wrote: every value goes.

@@ -106,6 +106,7 @@ static INSPECTOR: Shape = Shape {
 
 static INSPECTOR_NETWORK: Shape = Shape {
     members: &[
+        ("url", Context::Url),
         ("requestHeaders", Context::Headers),
         ("responseHeaders", Context::Headers),
         ("requestBody", Context::Body),
@@ -137,6 +138,7 @@ static HAR_ENTRY: Shape = Shape {
 
 static HAR_REQUEST: Shape = Shape {
     members: &[
+        ("url", Context::Url),
         ("headers", Context::Headers),
         ("postData", shape(&HAR_CONTENT)),
         ("queryString", Context::Free),

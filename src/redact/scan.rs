@@ -278,6 +278,7 @@ fn redact_string(raw: &str, quote: u8, context: Context) -> Cow<'_, str> {
     let inner: fn(&str, Context) -> Option<String> = |text, context| match context {
         Context::Message | Context::Body => Some(text::body(text)),
         Context::Sentence(log) => Some(text::sentence(text, log)),
+        Context::Url => Some(text::url(text)),
         _ => None,
     };
     if matches!(context, Context::Keep) {

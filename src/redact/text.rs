@@ -147,6 +147,49 @@ pub(super) fn body(text: &str) -> String {
     }
 }
 
+/// A URL without a user's credentials, and with its query's values and its
+/// fragment (where OAuth puts tokens) replaced.
+pub(super) fn url(text: &str) -> String {
+    let (text, fragment) = match text.split_once('#') {
+        Some((text, fragment)) => (text, Some(fragment)),
+        None => (text, None),
+    };
+    let (address, query) = text.split_once('?').unwrap_or((text, ""));
+    let (scheme, rest) = address.split_once("://").unwrap_or(("", address));
+    let (authority, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
+    let host = authority
+        .rsplit_once('@')
+        .map_or(authority, |(_, host)| host);
+    let mut out = match scheme {
+        "" => String::new(),
+        scheme => format!("{scheme}://"),
+    };
+    if host.len() < authority.len() {
+        out.push_str(PLACEHOLDER);
+        out.push('@');
+    }
+    out.push_str(host);
+    out.push_str(path);
+    if !query.is_empty() || text.ends_with('?') {
+        let fields: Vec<String> = query
+            .split('&')
+            .map(|field| match field.split_once('=') {
+                Some((name, _)) => format!("{name}={PLACEHOLDER}"),
+                None => field.to_string(),
+            })
+            .collect();
+        out.push('?');
+        out.push_str(&fields.join("&"));
+    }
+    if let Some(fragment) = fragment {
+        out.push('#');
+        if !fragment.is_empty() {
+            out.push_str(PLACEHOLDER);
+        }
+    }
+    out
+}
+
 fn is_json_or_sse(text: &str) -> bool {
     let start = text.trim_start();
     start.starts_with(['{', '['])
@@ -190,6 +233,16 @@ mod tests {
             "1 [supergateway] Child stderr (session a): redacted"
         );
         assert_eq!(redacted("npm warn exec a secret path"), "redacted");
+    }
+
+    #[test]
+    fn urls_keep_their_path_and_lose_credentials_and_query_values() {
+        assert_eq!(
+            url("https://me:pw@h.example:8443/mcp/x?key=s3cret&flag#frag"),
+            "https://redacted@h.example:8443/mcp/x?key=redacted&flag#redacted"
+        );
+        assert_eq!(url("http://h/mcp"), "http://h/mcp");
+        assert_eq!(url("/messages?sessionId=5"), "/messages?sessionId=redacted");
     }
 
     #[test]
