@@ -7,6 +7,14 @@
 //! Values are rewritten from their text, never through `serde_json::Value`:
 //! that would reorder members, drop repeated ones and round big ids, each of
 //! which the rules would notice.
+//!
+//! One redaction serves every input format: `context` says what happens to
+//! a value by where it sits (in a JSON-RPC message, its `_meta`, content,
+//! headers, a body, a log's sentence); `scan` rewrites a value (JSON, or the
+//! JavaScript and Python notations logs print) keeping every byte of its
+//! layout; `walk` goes over an input line by line, each line a record, a log
+//! line or the continuation of a value; `formats` says, as data, where each
+//! format keeps its messages, and `text` handles the text around them.
 
 mod context;
 mod formats;
