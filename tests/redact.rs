@@ -293,6 +293,31 @@ fn cut_inputs_are_redacted_line_for_line() {
     }
 }
 
+/// Any input read as any format, whole or with bytes knocked out, is
+/// redacted without a panic, line for line.
+#[test]
+fn any_input_read_as_any_format_keeps_its_lines() {
+    let lines = |b: &[u8]| b.iter().filter(|b| **b == b'\n').count();
+    for (path, bytes, _) in fixtures() {
+        let mut broken = bytes.clone();
+        for at in (0..broken.len()).step_by(37) {
+            broken[at] = [b'"', b'{', b']', b'\\', 0xff][at % 5];
+        }
+        for format in Format::SELECTABLE {
+            for input in [&bytes, &broken] {
+                let redacted = mcp_lint::redact::redact(input, *format).unwrap();
+                assert_eq!(
+                    lines(&redacted),
+                    lines(input),
+                    "{} as {}",
+                    path.display(),
+                    format.name()
+                );
+            }
+        }
+    }
+}
+
 fn run_redact(input: &Path, output: &Path, options: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_mcp-lint"))
         .current_dir(root())

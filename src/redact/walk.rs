@@ -82,6 +82,28 @@ impl Walker<'_> {
         }
     }
 
+    /// The value a document starts with, read whole, so that a member can be
+    /// seen before its sibling (a header's name before its value); its
+    /// newlines are copied. Returns where the lines after it start (0 when
+    /// the document does not start with a value), `None` when it never ends.
+    fn document(&mut self, text: &str, out: &mut String) -> Option<usize> {
+        let indent = text.len() - text.trim_start().len();
+        let context = self
+            .layout
+            .record
+            .filter(|_| text[indent..].starts_with(['{', '[']));
+        let Some(context) = context else {
+            return Some(0);
+        };
+        out.push_str(&text[..indent]);
+        let end = indent + Scanner::new(context).feed(&text[indent..], out)?;
+        let line_end = text[end..]
+            .find(['\r', '\n'])
+            .map_or(text.len(), |at| end + at);
+        self.after_value(&text[end..line_end], out);
+        Some(line_end)
+    }
+
     fn keep_open(&mut self, scanner: Scanner) {
         if !matches!(self.layout.continues, Continues::Never) {
             self.open = Some(scanner);
@@ -118,13 +140,14 @@ fn lines_with_endings(bytes: &[u8]) -> impl Iterator<Item = (&[u8], &[u8])> {
 pub(super) fn walk_bytes(bytes: &[u8], layout: &Layout) -> Vec<u8> {
     let mut walker = Walker { layout, open: None };
     let mut out = String::with_capacity(bytes.len());
-    // One document is read whole, so that a member can be seen before its
-    // sibling (a header's name before its value); its newlines are copied.
+    let mut rest = bytes;
     if let (Continues::Always, Ok(text)) = (layout.continues, std::str::from_utf8(bytes)) {
-        walker.line(text, &mut out);
-        return out.into_bytes();
+        match walker.document(text, &mut out) {
+            Some(len) => rest = &bytes[len..],
+            None => return out.into_bytes(),
+        }
     }
-    for (line, ending) in lines_with_endings(bytes) {
+    for (line, ending) in lines_with_endings(rest) {
         match std::str::from_utf8(line) {
             Ok(line) => walker.line(line, &mut out),
             Err(_) => {
@@ -180,6 +203,14 @@ mod tests {
                 Continues::Always
             ),
             "{\n  \"ts\": 1,\n  \"msg\": {\n    \"name\": \"redacted\"\n  }\n}\n"
+        );
+        assert_eq!(
+            walked("{\n  \"ts\": 1\n} junk\r\nmore\n", Continues::Always),
+            "{\n  \"ts\": 1\n} redacted\r\n<a line that is not JSON, redacted>\n"
+        );
+        assert_eq!(
+            walked("# not a document\n\n{\"ts\":1}\n", Continues::Always),
+            "<a line that is not JSON, redacted>\n\n{\"ts\":1}\n"
         );
     }
 }
