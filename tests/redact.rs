@@ -238,6 +238,12 @@ const PLANTED: &[(&str, &str, &str)] = &[
         "\"content\":[]",
         "\"content\":[{\"type\":\"text\",\"text\":\"planted-5\"}]",
     ),
+    // A server's stderr that looks like a log line of its own.
+    (
+        "claude-log/mcp-server-desktopCommander.log",
+        "npx: installed",
+        "2025-06-09 21:38:09,942 - planted-8 - INFO - up\nnpx: installed",
+    ),
     // A clientInfo name in a canonical trace.
     (
         "sessions/clean-2025-11-25.jsonl",

@@ -89,11 +89,11 @@ static CLAUDE_CODE_SENTENCE: TextLog = TextLog {
     server_output: None,
 };
 
-/// The debug log: its stderr goes on in lines without a timestamp.
+/// The debug log: its stderr goes on in lines Claude Code did not write.
 static CLAUDE_CODE_DEBUG: TextLog = TextLog {
     free_after: &[("Server stderr:", "")],
-    stray_is_free: true,
-    server_output: None,
+    stray_is_free: false,
+    server_output: Some(crate::decode::claude_code_server_output_at),
 };
 
 static INSPECTOR: Shape = Shape {
@@ -166,11 +166,12 @@ static HAR_EVENT: Shape = Shape {
     others: Context::Keep,
 };
 
-/// Claude Desktop's logs: the server's stderr is every line without a timestamp.
+/// Claude Desktop's logs: the server's stderr is every line Claude Desktop
+/// did not write.
 static CLAUDE_LOG: TextLog = TextLog {
     free_after: &[],
-    stray_is_free: true,
-    server_output: None,
+    stray_is_free: false,
+    server_output: Some(crate::decode::claude_log_server_output_at),
 };
 
 static VSCODE_LOG: TextLog = TextLog {
