@@ -77,10 +77,12 @@ pub(super) fn is_marker(line: &[u8]) -> bool {
 
 /// Where the server's own output starts in a line: Cursor logs the server's
 /// stderr as sentences of its own (`user-db: Processing request ...`), so
-/// any sentence this decoder does not read is the server's. (`mcp-lint
-/// redact` replaces it.)
+/// any sentence this decoder does not read is the server's, and so is a line
+/// of another shape (its continuation). (`mcp-lint redact` replaces it.)
 pub(crate) fn server_output_at(line: &str) -> Option<usize> {
-    let (_, sentence) = parse(line)?;
+    let Some((_, sentence)) = parse(line) else {
+        return Some(0);
+    };
     let read = MARKERS
         .iter()
         .chain(STARTS)
@@ -161,5 +163,6 @@ mod tests {
                 Some("Error in MCP: Unexpected token 'S', \"Starting M\"... is not valid JSON"),
             ]
         );
+        assert_eq!(server_output_at("[MCP SERVER] ready"), Some(0));
     }
 }

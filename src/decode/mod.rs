@@ -35,6 +35,7 @@ use serde_json::value::RawValue;
 pub(crate) use claude_code::server_output_at as claude_code_server_output_at;
 pub(crate) use claude_log::server_output_at as claude_log_server_output_at;
 pub(crate) use cursor_log::server_output_at as cursor_server_output_at;
+pub(crate) use vscode_log::server_output_at as vscode_server_output_at;
 
 use crate::event::{Event, Location};
 

@@ -69,7 +69,6 @@ static SUPERGATEWAY: Shape = Shape {
 
 static SUPERGATEWAY_TEXT: TextLog = TextLog {
     free_after: &[("Child stderr", ": "), ("Child non-JSON", ": ")],
-    stray_is_free: false,
     server_output: None,
 };
 
@@ -85,14 +84,12 @@ static CLAUDE_CODE: Shape = Shape {
 
 static CLAUDE_CODE_SENTENCE: TextLog = TextLog {
     free_after: &[("Server stderr:", "")],
-    stray_is_free: false,
     server_output: None,
 };
 
 /// The debug log: its stderr goes on in lines Claude Code did not write.
 static CLAUDE_CODE_DEBUG: TextLog = TextLog {
     free_after: &[("Server stderr:", "")],
-    stray_is_free: false,
     server_output: Some(crate::decode::claude_code_server_output_at),
 };
 
@@ -170,21 +167,18 @@ static HAR_EVENT: Shape = Shape {
 /// did not write.
 static CLAUDE_LOG: TextLog = TextLog {
     free_after: &[],
-    stray_is_free: false,
     server_output: Some(crate::decode::claude_log_server_output_at),
 };
 
 static VSCODE_LOG: TextLog = TextLog {
     free_after: &[("[server stderr] ", "")],
-    stray_is_free: true,
-    server_output: None,
+    server_output: Some(crate::decode::vscode_server_output_at),
 };
 
 /// Cursor's channel: the server's stderr is any sentence Cursor's decoder
-/// does not read, and the lines that go on without a timestamp.
+/// does not read, and any line of another shape.
 static CURSOR_LOG: TextLog = TextLog {
     free_after: &[],
-    stray_is_free: true,
     server_output: Some(crate::decode::cursor_server_output_at),
 };
 
@@ -192,7 +186,6 @@ static CURSOR_LOG: TextLog = TextLog {
 /// not a message in `input_value='...'`.
 static PYTHON_LOG: TextLog = TextLog {
     free_after: &[("input_value='", "")],
-    stray_is_free: false,
     server_output: None,
 };
 
@@ -200,7 +193,6 @@ static PYTHON_LOG: TextLog = TextLog {
 /// LibreChat, mcp-remote): their messages are redacted, their sentences read.
 static CLIENT_LOG: TextLog = TextLog {
     free_after: &[],
-    stray_is_free: false,
     server_output: None,
 };
 

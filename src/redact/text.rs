@@ -15,18 +15,15 @@ pub(super) struct TextLog {
     /// the marker, and after the separator that follows it when one is
     /// given (`Child stderr (session s): text`).
     pub free_after: &'static [(&'static str, &'static str)],
-    /// Whether a line that does not start with a timestamp is the server's
-    /// stderr rather than a line the client wrote.
-    pub stray_is_free: bool,
-    /// The decoder's own test of where a line's text is the server's, for a
-    /// log that marks nothing (Cursor logs stderr as its own sentences).
+    /// The decoder's own test of where a line's text is the server's: a
+    /// line the client did not write (stderr going on), a sentence the
+    /// decoder does not read (Cursor logs stderr as its own sentences).
     pub server_output: Option<fn(&str) -> Option<usize>>,
 }
 
 /// A log without free text of its own (an HTTP body's SSE lines).
 static NOTHING_FREE: TextLog = TextLog {
     free_after: &[],
-    stray_is_free: false,
     server_output: None,
 };
 
@@ -36,10 +33,6 @@ pub(super) fn line(text: &str, log: &TextLog, out: &mut String) -> Option<Scanne
     if let Some(at) = free_start(text, log) {
         out.push_str(&text[..at]);
         push_free(&text[at..], out);
-        return None;
-    }
-    if log.stray_is_free && !text.trim_start().starts_with(|c: char| c.is_ascii_digit()) {
-        push_free(text, out);
         return None;
     }
     payloads(text, out)
@@ -206,8 +199,7 @@ mod tests {
 
     static LOG: TextLog = TextLog {
         free_after: &[("[server stderr] ", ""), ("Child stderr", ": ")],
-        stray_is_free: true,
-        server_output: None,
+        server_output: Some(|line| (!line.starts_with(|c: char| c.is_ascii_digit())).then_some(0)),
     };
 
     fn redacted(text: &str) -> String {
@@ -260,7 +252,6 @@ mod tests {
         );
         static SENTENCE: TextLog = TextLog {
             free_after: &[("Server stderr:", "")],
-            stray_is_free: false,
             server_output: None,
         };
         assert_eq!(
