@@ -23,6 +23,10 @@ pub enum Family {
     Ping,
     Cancel,
     Progress,
+    /// 2026-07-28 input requests inside results, and their retries.
+    Input,
+    /// 2026-07-28 `subscriptions/listen` streams.
+    Subscription,
     Http,
     Stdio,
     /// Messages against the official JSON schema, tool calls against the tools' own.
@@ -30,7 +34,7 @@ pub enum Family {
 }
 
 impl Family {
-    pub const ALL: [Family; 11] = [
+    pub const ALL: [Family; 13] = [
         Family::Trace,
         Family::Jsonrpc,
         Family::Lifecycle,
@@ -39,6 +43,8 @@ impl Family {
         Family::Ping,
         Family::Cancel,
         Family::Progress,
+        Family::Input,
+        Family::Subscription,
         Family::Http,
         Family::Stdio,
         Family::Schema,
@@ -54,6 +60,8 @@ impl Family {
             Family::Ping => "ping",
             Family::Cancel => "cancel",
             Family::Progress => "progress",
+            Family::Input => "input",
+            Family::Subscription => "subscription",
             Family::Http => "http",
             Family::Stdio => "stdio",
             Family::Schema => "schema",

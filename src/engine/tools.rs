@@ -36,6 +36,10 @@ pub struct Tool {
     pub location: Location,
     pub input: Option<Arc<ToolSchema>>,
     pub output: Option<Arc<ToolSchema>>,
+    /// Its listing names another tool the same: a call of that name may
+    /// mean either, so its schemas are not checked (a redacted trace
+    /// names every tool alike).
+    pub ambiguous: bool,
 }
 
 /// The tools one `tools/list` result lists, with their schemas compiled.
@@ -150,8 +154,13 @@ impl Tools {
                     location,
                     input,
                     output,
+                    ambiguous: false,
                 });
             }
+        }
+        let names: Vec<Box<str>> = tools.iter().map(|t| t.name.clone()).collect();
+        for tool in &mut tools {
+            tool.ambiguous = names.iter().filter(|n| **n == tool.name).count() > 1;
         }
         Some(Listing {
             tools,

@@ -38,7 +38,9 @@ fn check(ctx: &Ctx, out: &mut Out) {
         .name
         .as_deref()
         .and_then(|name| ctx.session.tools.find(name));
-    let Some(tool) = tool else { return };
+    let Some(tool) = tool.filter(|t| !t.ambiguous) else {
+        return;
+    };
     let Some(Ok(validator)) = tool.input.as_deref() else {
         return; // no schema, or one tool-schema-invalid reported
     };
@@ -93,6 +95,20 @@ mod tests {
             [(6, Error), (6, Error)]
         );
         assert_eq!(check(""), [(6, Error)]);
+    }
+
+    #[test]
+    fn silent_when_two_listed_tools_share_the_name() {
+        // Without the guard the strict schema, listed last, would be used.
+        let twice = LISTED.replace(
+            r#""tools":["#,
+            r#""tools":[{"name":"search","inputSchema":{"type":"object"}},"#,
+        );
+        let trace = format!(
+            "{HANDSHAKE}{LIST}\n{twice}\n{}",
+            call(r#","arguments":{"q":1}"#)
+        );
+        assert_eq!(findings("tool-arguments-invalid", &trace), []);
     }
 
     #[test]

@@ -35,6 +35,9 @@ struct CallResult {
     is_error: bool,
     /// A task-augmented call is answered with its task, not its result.
     task: Option<serde::de::IgnoredAny>,
+    /// `input_required` (2026-07-28): the call is not done yet.
+    #[serde(rename = "resultType")]
+    result_type: Option<String>,
 }
 
 fn check(ctx: &Ctx, out: &mut Out) {
@@ -54,13 +57,19 @@ fn check(ctx: &Ctx, out: &mut Out) {
     let Some(result) = result.and_then(|r| r.parse::<CallResult>()) else {
         return;
     };
-    let Some(tool) = ctx.session.tools.called(request.id) else {
+    let Some(tool) = ctx
+        .session
+        .tools
+        .called(request.id)
+        .filter(|t| !t.ambiguous)
+    else {
         return;
     };
     let Some(Ok(validator)) = tool.output.as_deref() else {
         return;
     };
-    if result.is_error || result.task.is_some() {
+    let asks_input = result.result_type.as_deref() == Some("input_required");
+    if result.is_error || result.task.is_some() || asks_input {
         return;
     }
     let diagnostic = |message: Words| {

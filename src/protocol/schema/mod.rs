@@ -38,8 +38,10 @@ const fn owned(method: &'static str, pointer: &'static str, missing_only: bool) 
 }
 
 /// The values other rules check: `progress-malformed`, `cancel-malformed`,
-/// `progress-token-invalid-type` (any request), `init-by-client`, `init-result-shape`.
-const OWNED: [Owned; 15] = [
+/// `progress-token-invalid-type` (any request), `init-by-client`, `init-result-shape`,
+/// and of 2026-07-28 `result-type-required`, `v5-request-meta-required`,
+/// `v5-mrtr-input-request-types` and `v5-mrtr-nonempty`.
+const OWNED: [Owned; 20] = [
     owned("notifications/progress", "/params", true),
     owned("notifications/progress", "/params/progressToken", false),
     owned("notifications/progress", "/params/progress", false),
@@ -55,6 +57,19 @@ const OWNED: [Owned; 15] = [
     owned("initialize", "/result/protocolVersion", true),
     owned("initialize", "/result/capabilities", true),
     owned("initialize", "/result/serverInfo", true),
+    owned("*", "/result/resultType", false),
+    owned("*", "/params/_meta", true),
+    owned(
+        "*",
+        "/params/_meta/io.modelcontextprotocol~1protocolVersion",
+        false,
+    ),
+    owned(
+        "*",
+        "/params/_meta/io.modelcontextprotocol~1clientCapabilities",
+        false,
+    ),
+    owned("*", "/result/inputRequests", false),
 ];
 
 /// Whether another rule reports `violation` of a message of `method`.
@@ -190,7 +205,13 @@ impl ProtocolSchema {
         let node = match (value.get("task"), asks_input) {
             (Some(_), _) if self.task_result.is_some() => self.task_result,
             (_, true) if self.input_required.is_some() => self.input_required,
-            _ => self.results.get(method).copied().or(self.any_result),
+            // A method the revision does not define has no result to check
+            // (method-version reports the method).
+            _ => self.results.get(method).copied().or_else(|| {
+                self.params
+                    .contains_key(method)
+                    .then_some(self.any_result)?
+            }),
         };
         node.map_or_else(Vec::new, |node| {
             validate(&self.compiled, node, &value, "/result")
