@@ -23,12 +23,14 @@ pub enum Family {
     Ping,
     Cancel,
     Progress,
+    /// Tasks (2025-11-25): task-augmented requests and the task operations.
+    Tasks,
     Http,
     Stdio,
 }
 
 impl Family {
-    pub const ALL: [Family; 10] = [
+    pub const ALL: [Family; 11] = [
         Family::Trace,
         Family::Jsonrpc,
         Family::Lifecycle,
@@ -37,6 +39,7 @@ impl Family {
         Family::Ping,
         Family::Cancel,
         Family::Progress,
+        Family::Tasks,
         Family::Http,
         Family::Stdio,
     ];
@@ -51,6 +54,7 @@ impl Family {
             Family::Ping => "ping",
             Family::Cancel => "cancel",
             Family::Progress => "progress",
+            Family::Tasks => "tasks",
             Family::Http => "http",
             Family::Stdio => "stdio",
         }

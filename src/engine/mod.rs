@@ -12,7 +12,9 @@ pub mod lifecycle;
 pub mod requests;
 pub mod session;
 pub mod streams;
+pub mod tasks;
 mod time_order;
+pub mod tools;
 
 use foldhash::{HashMap, HashMapExt};
 
@@ -30,6 +32,8 @@ pub use lifecycle::{Capabilities, Lifecycle};
 pub use requests::{Answered, Cancel, Registry, Request, RequestState, RequestView, Unreadable};
 pub use session::Session;
 pub use streams::{HttpStreams, StreamInfo};
+pub use tasks::{Tasks, WireTask};
+pub use tools::Tools;
 
 /// Counts for the summary line.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

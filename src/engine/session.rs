@@ -1,6 +1,7 @@
 //! The state of one session, as trackers: the lifecycle (era, version,
 //! handshake, capabilities), per direction the registry of requests, ids,
-//! progress tokens and cancellations, and the HTTP streams.
+//! progress tokens and cancellations, the HTTP streams, the tasks and the
+//! server's tools.
 //!
 //! Only [`Session::apply`] changes it, after the rules have looked at an
 //! event against the state before it; each tracker applies its own part.
@@ -16,6 +17,8 @@ use super::facts::Transition;
 use super::lifecycle::Lifecycle;
 use super::requests::{Cancel, Registry, Request, RequestState};
 use super::streams::HttpStreams;
+use super::tasks::Tasks;
+use super::tools::Tools;
 
 /// Where a message is: its line, its place in the session, its stream.
 #[derive(Clone, Copy)]
@@ -36,6 +39,8 @@ pub struct Session {
     pub complete: bool,
     pub lifecycle: Lifecycle,
     pub http: HttpStreams,
+    pub tasks: Tasks,
+    pub tools: Tools,
     /// Messages seen so far; a message's position in the session's order.
     pub messages: u64,
     /// Whether every message so far refers to nothing before the trace: a
@@ -66,6 +71,8 @@ impl Session {
             complete: false,
             lifecycle: Lifecycle::assuming(version),
             http: HttpStreams::default(),
+            tasks: Tasks::default(),
+            tools: Tools::default(),
             messages: 0,
             self_contained: true,
             ambiguous_requests: HashSet::default(),
@@ -150,15 +157,14 @@ impl Session {
             Transition::Reject(ids) => ids.first(),
             _ => None,
         };
-        let answered = answered_id
+        let answered_method = answered_id
             .and_then(|id| self.side(from.peer()).open.get(id))
             .map(|r| r.method.clone());
-        self.lifecycle.apply(
-            from,
-            message,
-            location,
-            answered_id.zip(answered.as_deref()),
-        );
+        let answered = answered_id.zip(answered_method.as_deref());
+        self.lifecycle.apply(from, message, location, answered);
+        self.tasks.apply(from, message, location, stream, answered);
+        self.tools
+            .apply(from, message, location, answered.map(|(_, method)| method));
         match (&message.body, transition) {
             (Body::Request { id, method, params }, _) => {
                 let at = Position {
@@ -185,6 +191,11 @@ impl Session {
                     .side_mut(from.peer())
                     .progress(id, value, location, stream);
                 self.note_read(from, read);
+                if let Some(value) = value {
+                    // Progress for a request answered with a task goes on
+                    // until the task ends.
+                    self.tasks.note_progress(from, id, value, location);
+                }
             }
             (Body::Response { .. }, Transition::AnswerInvalidId) => {
                 self.side_mut(from.peer()).unreadable.consume();

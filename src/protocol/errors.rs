@@ -21,6 +21,11 @@ pub enum CodeUse {
     Unregulated,
 }
 
+/// JSON-RPC's own codes that the protocol prescribes in places.
+pub const INVALID_REQUEST: i64 = -32600;
+pub const METHOD_NOT_FOUND: i64 = -32601;
+pub const INVALID_PARAMS: i64 = -32602;
+
 const STATELESS: Versions = Versions::only(Version::V2026_07_28);
 
 /// The sub-range reserved for codes the specification defines.
