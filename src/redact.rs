@@ -39,7 +39,7 @@ enum Context {
     /// A JSON-RPC message, or an object of its protocol: members the rules
     /// read are kept, the rest redacted.
     Protocol,
-    /// `_meta`: its keys are checked by a rule; only two of its values are.
+    /// `_meta`: its keys are checked by a rule; only a few of its values are.
     Meta,
     /// Content a tool, resource, prompt or person wrote: every value goes.
     Free,
@@ -62,6 +62,14 @@ const KEPT: &[&str] = &[
     "mode",
     "type",
     "capabilities",
+    // Tasks (2025-11-25): ids, statuses, times and a tool's task support.
+    "taskId",
+    "status",
+    "createdAt",
+    "lastUpdatedAt",
+    "ttl",
+    "pollInterval",
+    "taskSupport",
 ];
 
 /// Members whose whole value was written by a tool, a resource or a person.
@@ -75,7 +83,11 @@ const FREE: &[&str] = &[
 ];
 
 /// `_meta` values the rules read.
-const META_KEPT: &[&str] = &["progressToken", "io.modelcontextprotocol/protocolVersion"];
+const META_KEPT: &[&str] = &[
+    "progressToken",
+    "io.modelcontextprotocol/protocolVersion",
+    "io.modelcontextprotocol/related-task",
+];
 
 fn child(context: Context, key: &str) -> Context {
     match context {

@@ -163,8 +163,7 @@ impl Session {
         let answered = answered_id.zip(answered_method.as_deref());
         self.lifecycle.apply(from, message, location, answered);
         self.tasks.apply(from, message, location, stream, answered);
-        self.tools
-            .apply(from, message, location, answered.map(|(_, method)| method));
+        self.tools.apply(from, message, location, answered);
         match (&message.body, transition) {
             (Body::Request { id, method, params }, _) => {
                 let at = Position {

@@ -118,6 +118,41 @@ pub fn observations(message: &Message, answered: Option<&str>) -> Vec<Observatio
     }
 }
 
+/// What a `_meta` says of the task a message relates to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Related {
+    Absent,
+    /// `{"taskId": "..."}`.
+    Task(String),
+    /// The key is there, but not as an object with a string `taskId`.
+    Malformed,
+}
+
+/// The related-task `_meta` of a params or result member.
+pub fn related_task(member: Option<&crate::event::Json>) -> Related {
+    let Some(member) = member else {
+        return Related::Absent;
+    };
+    if !member
+        .from_first_meta()
+        .is_some_and(|meta| meta.contains(tasks::RELATED_TASK_KEY))
+    {
+        return Related::Absent;
+    }
+    let value = member.value();
+    let related = value
+        .as_ref()
+        .and_then(|v| v.get("_meta"))
+        .and_then(|m| m.get(tasks::RELATED_TASK_KEY));
+    match related {
+        None => Related::Absent,
+        Some(related) => match related.get("taskId").and_then(Value::as_str) {
+            Some(id) => Related::Task(id.into()),
+            None => Related::Malformed,
+        },
+    }
+}
+
 /// Whether a response to a `method` request is a `CreateTaskResult`.
 pub fn creates_task(message: &Message, method: &str) -> bool {
     observations(message, Some(method))
@@ -243,6 +278,11 @@ impl Tasks {
             .as_deref()
             .and_then(|t| self.task(requester.peer(), t));
         Some((operating, task))
+    }
+
+    /// The task operations `requester` sent that are not answered yet.
+    pub fn open_operations(&self, requester: Side) -> impl Iterator<Item = &Operating> {
+        self.operations[requester.index()].values()
     }
 
     /// A task `receiver` created that has not ended and whose request

@@ -5,8 +5,8 @@
 use foldhash::HashMap;
 use serde::Deserialize;
 
-use crate::event::{Body, Location, Message, Outcome, Side};
-use crate::protocol::tasks::TaskSupport;
+use crate::event::{Body, KeyField, Location, Message, Outcome, RequestId, Side};
+use crate::protocol::tasks::{self, TaskSupport};
 
 /// A tool the server listed.
 #[derive(Debug, Clone, Copy)]
@@ -33,10 +33,17 @@ struct Execution {
     task_support: Option<String>,
 }
 
+#[derive(Deserialize)]
+struct CallParams {
+    name: String,
+}
+
 /// The tools of one session, by name, as last listed.
 #[derive(Debug, Default)]
 pub struct Tools {
     listed: HashMap<Box<str>, Tool>,
+    /// The client's `tools/call` requests not answered yet: the tool each names.
+    calls: HashMap<RequestId, Box<str>>,
 }
 
 impl Tools {
@@ -44,25 +51,46 @@ impl Tools {
         self.listed.get(name)
     }
 
-    /// Applies a message; `answered` is the method of the request a response answers.
+    /// The tool an unanswered `tools/call` of the client names.
+    pub fn called(&self, id: &RequestId) -> Option<&str> {
+        self.calls.get(id).map(|name| &**name)
+    }
+
+    /// Applies a message; `answered` is the request a response answers, with its method.
     pub(crate) fn apply(
         &mut self,
         from: Side,
         message: &Message,
         location: Location,
-        answered: Option<&str>,
+        answered: Option<(&RequestId, &str)>,
     ) {
-        let (
-            Side::Server,
-            Body::Response {
-                outcome: Outcome::Result { .. },
-                ..
-            },
-            Some("tools/list"),
-        ) = (from, &message.body, answered)
-        else {
-            return;
-        };
+        match (&message.body, from) {
+            (
+                Body::Request {
+                    id: KeyField::Valid(id),
+                    method,
+                    ..
+                },
+                Side::Client,
+            ) if method == tasks::TOOL_CALL => {
+                let call = message.members.params.as_ref();
+                if let Some(call) = call.and_then(|p| p.parse::<CallParams>()) {
+                    self.calls.insert(id.clone(), call.name.into());
+                }
+            }
+            (Body::Response { outcome, .. }, Side::Server) => {
+                if let Some((id, method)) = answered {
+                    self.calls.remove(id);
+                    if method == tasks::TOOL_LIST && matches!(outcome, Outcome::Result { .. }) {
+                        self.note_list(message, location);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn note_list(&mut self, message: &Message, location: Location) {
         let Some(result) = message
             .members
             .result

@@ -12,6 +12,7 @@ mod cancel_after_response;
 mod cancel_duplicate;
 mod cancel_initialize;
 mod cancel_malformed;
+mod cancel_task_augmented;
 mod cancel_unknown_request;
 mod cancel_wrong_direction;
 mod cap_elicitation_mode;
@@ -59,6 +60,29 @@ mod response_unknown_id;
 mod session_id_required;
 mod sse_disconnect_as_cancel;
 mod stdout_pollution;
+mod task_cancelled_sticky;
+mod task_id_string;
+mod task_id_unique;
+mod task_initial_working;
+mod task_legal_transition;
+mod task_related_meta;
+mod task_related_meta_discouraged;
+mod task_timestamps;
+mod task_ttl_in_get;
+mod tasks;
+mod tasks_augment_needs_capability;
+mod tasks_cancel_result_cancelled;
+mod tasks_cancel_terminal_rejected;
+mod tasks_capability_declared;
+mod tasks_create_result;
+mod tasks_get_result_capability;
+mod tasks_result_blocks;
+mod tasks_result_exact;
+mod tasks_result_related_meta;
+mod tasks_tool_forbidden;
+mod tasks_tool_no_server_capability;
+mod tasks_tool_required;
+mod tasks_unknown_id_error;
 mod unanswered_request;
 mod unknown_method;
 mod unknown_protocol_version;
@@ -126,6 +150,29 @@ pub static ALL: &[&Rule] = &[
     &response_after_cancel::RULE,
     &unanswered_request::RULE,
     &initialized_required::RULE,
+    &task_legal_transition::RULE,
+    &task_cancelled_sticky::RULE,
+    &tasks_cancel_terminal_rejected::RULE,
+    &tasks_cancel_result_cancelled::RULE,
+    &tasks_unknown_id_error::RULE,
+    &tasks_result_exact::RULE,
+    &tasks_result_related_meta::RULE,
+    &tasks_augment_needs_capability::RULE,
+    &tasks_tool_no_server_capability::RULE,
+    &tasks_tool_forbidden::RULE,
+    &tasks_tool_required::RULE,
+    &cancel_task_augmented::RULE,
+    &tasks_get_result_capability::RULE,
+    &task_id_unique::RULE,
+    &task_initial_working::RULE,
+    &tasks_capability_declared::RULE,
+    &tasks_create_result::RULE,
+    &task_id_string::RULE,
+    &task_timestamps::RULE,
+    &task_ttl_in_get::RULE,
+    &tasks_result_blocks::RULE,
+    &task_related_meta_discouraged::RULE,
+    &task_related_meta::RULE,
     &http_202_no_body::RULE,
     &session_id_required::RULE,
     &http_protocol_version_header::RULE,

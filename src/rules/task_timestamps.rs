@@ -1,0 +1,74 @@
+//! `task-timestamps`: a task lacks `createdAt` or `lastUpdatedAt`, or one of
+//! them is not an ISO 8601 timestamp.
+
+use super::tasks::{seen, PAGE, VERSIONS};
+use crate::diagnostic::Severity;
+use crate::protocol::tasks::is_timestamp;
+use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
+
+pub static META: RuleMeta = RuleMeta {
+    id: "task-timestamps",
+    family: Family::Tasks,
+    default_severity: Severity::Error,
+    versions: VERSIONS,
+    wants: Wants::RESPONSE.and(Wants::NOTIFICATION),
+    order_dependent: false,
+    summary: "a task in a CreateTaskResult, a task operation's result or a status notification lacks createdAt or lastUpdatedAt, or holds one that is not an ISO 8601 timestamp",
+    quote: "Receivers MUST include a `createdAt` ISO 8601-formatted timestamp in all task responses",
+    spec: Some(PAGE),
+    help: "include \"createdAt\" and \"lastUpdatedAt\" as ISO 8601 date-times (\"2025-11-25T10:30:00Z\") in every task you report",
+};
+
+pub static RULE: Rule = Rule::on_events(&META, check);
+
+const MEMBERS: [&str; 2] = ["createdAt", "lastUpdatedAt"];
+
+fn check(ctx: &Ctx, out: &mut Out) {
+    let Some((from, seen)) = seen(ctx) else {
+        return;
+    };
+    if ctx.message.is_some_and(|m| m.incomplete) {
+        return;
+    }
+    for observation in seen {
+        for member in MEMBERS {
+            let problem = match observation.task.member(member) {
+                None => format!("has no {member}"),
+                Some(value) if !value.as_str().is_some_and(is_timestamp) => {
+                    format!("has the {member} {value}, which is not an ISO 8601 timestamp")
+                }
+                Some(_) => continue,
+            };
+            let task = observation
+                .task
+                .id()
+                .map_or(String::new(), |id| format!(" {id:?}"));
+            out.push(ctx.diagnostic(&META, format!("{from} reports task{task}, which {problem}")));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::diagnostic::Severity::{self, Error};
+    use crate::rules::tasks::testing::{created, session, BEFORE, CALL};
+    use crate::rules::testing::findings;
+
+    fn check(lines: &[&str]) -> Vec<(u64, Severity)> {
+        findings("task-timestamps", &session(lines))
+    }
+
+    #[test]
+    fn fires_on_a_missing_and_on_a_malformed_timestamp() {
+        let status = r#"{"from":"server","msg":{"jsonrpc":"2.0","method":"notifications/tasks/status","params":{"taskId":"a","status":"working","createdAt":"yesterday","ttl":null}}}"#;
+        assert_eq!(
+            check(&[CALL, &created(1, "a"), status]),
+            [(BEFORE + 3, Error), (BEFORE + 3, Error)]
+        );
+    }
+
+    #[test]
+    fn silent_on_iso_timestamps() {
+        assert_eq!(check(&[CALL, &created(1, "a")]), []);
+    }
+}
