@@ -97,7 +97,8 @@ fn parse(text: &str) -> Option<Vec<Line>> {
             msg: Option<&'a serde_json::value::RawValue>,
         }
         let exact: Exact = serde_json::from_str(raw).ok()?;
-        if object.contains_key("stream") {
+        // Streams, and times that rules read (the rewritten formats make up their own).
+        if object.contains_key("stream") || object.contains_key("ts") {
             return None;
         }
         let from = object.get("from")?.as_str()?.to_string();

@@ -185,6 +185,7 @@ impl Engine {
             sessions.unreadable.consume();
         }
         let stream = event.stream.as_deref();
+        session.tasks.now_ms = event.time_ms;
         session.apply(from, message, event.location, stream, &transition);
         session.last_time_ms = event.time_ms.or(previous);
     }

@@ -200,6 +200,12 @@ impl Session {
                 self.side_mut(from.peer()).unreadable.consume();
             }
             (Body::Response { .. }, Transition::Answer(id)) => {
+                let last = self
+                    .side(from.peer())
+                    .open
+                    .get(id)
+                    .and_then(|r| r.last_progress);
+                self.tasks.carry_progress(from, id, last);
                 let read = self.side_mut(from.peer()).answer(id, location, stream);
                 self.note_read(from, read);
             }

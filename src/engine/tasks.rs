@@ -97,6 +97,11 @@ pub fn observations(message: &Message, answered: Option<&str>) -> Vec<Observatio
                 None if tasks::augmentable(method).is_some() => Via::Created,
                 None => return Vec::new(),
             };
+            // Most results of those requests are plain ones: skip parsing them.
+            let text = message.members.result.as_ref().map_or("", |r| r.text());
+            if via == Via::Created && !text.contains("\"task\"") {
+                return Vec::new();
+            }
             let Some(result) = member(message.members.result.as_ref()) else {
                 return Vec::new();
             };
@@ -212,6 +217,16 @@ pub struct Task {
     pub result: Option<Location>,
     /// The last progress value sent for it after its `CreateTaskResult`.
     pub last_progress: Option<(f64, Location)>,
+    /// The `pollInterval` of the last `tasks/get` answer for it, if it had one.
+    pub poll: Option<Poll>,
+}
+
+/// A `tasks/get` answer's `pollInterval`, and when the answer was sent.
+#[derive(Debug, Clone, Copy)]
+pub struct Poll {
+    pub interval_ms: f64,
+    pub answered_ms: f64,
+    pub location: Location,
 }
 
 /// A task-augmented request.
@@ -242,6 +257,10 @@ pub struct Tasks {
     augmented: [HashMap<RequestId, Augmented>; 2],
     /// Per side, its task operations not answered yet, by request id.
     operations: [HashMap<RequestId, Operating>; 2],
+    /// Per side, the `nextCursor`s its `tasks/list` results gave.
+    cursors: [foldhash::HashSet<Box<str>>; 2],
+    /// The time of the message being applied, if the trace gives one.
+    pub(crate) now_ms: Option<f64>,
 }
 
 impl Tasks {
@@ -264,6 +283,11 @@ impl Tasks {
     pub fn task_of_request(&self, receiver: Side, id: &RequestId) -> Option<&Task> {
         let task = self.augmented(receiver.peer(), id)?.task.as_deref()?;
         self.task(receiver, task)
+    }
+
+    /// Whether a `tasks/list` result of `side` gave this `nextCursor`.
+    pub fn gave_cursor(&self, side: Side, cursor: &str) -> bool {
+        self.cursors[side.index()].contains(cursor)
     }
 
     /// The task an operation of `requester` names, if its receiver created it.
@@ -371,6 +395,9 @@ impl Tasks {
         if !matches!(outcome, Outcome::Result { .. }) {
             return;
         }
+        if tasks::operation(method) == Some(Operation::List) {
+            self.note_cursor(from, message);
+        }
         let seen = observations(message, Some(method));
         if let Some(Observation {
             task,
@@ -381,6 +408,9 @@ impl Tasks {
         }
         for seen in seen.iter().filter(|s| s.via != Via::Created) {
             self.observe(from, &seen.task, location, stream);
+            if seen.via == Via::Answer(Operation::Get) {
+                self.note_poll(from, &seen.task, location);
+            }
         }
         let Some(Operating {
             operation: Operation::Result,
@@ -434,10 +464,40 @@ impl Tasks {
             }),
             result: None,
             last_progress: None,
+            poll: None,
         };
         self.created[receiver.index()]
             .entry(task_id.into())
             .or_insert(task);
+    }
+
+    fn note_cursor(&mut self, from: Side, message: &Message) {
+        let result = message.members.result.as_ref().and_then(|r| r.value());
+        let cursor = result
+            .as_ref()
+            .and_then(|r| r.get("nextCursor"))
+            .and_then(Value::as_str);
+        if let Some(cursor) = cursor {
+            self.cursors[from.index()].insert(cursor.into());
+        }
+    }
+
+    /// `receiver` answered `tasks/get` with `wire`: the next poll should
+    /// wait its `pollInterval`.
+    fn note_poll(&mut self, receiver: Side, wire: &WireTask, location: Location) {
+        let now = self.now_ms;
+        let Some(task) = wire
+            .id()
+            .and_then(|id| self.created[receiver.index()].get_mut(id))
+        else {
+            return;
+        };
+        let interval = wire.member("pollInterval").and_then(Value::as_f64);
+        task.poll = interval.zip(now).map(|(interval_ms, answered_ms)| Poll {
+            interval_ms,
+            answered_ms,
+            location,
+        });
     }
 
     /// `receiver` showed a task's status. A move out of a terminal status
@@ -466,6 +526,25 @@ impl Tasks {
                 stream: stream.map(Into::into),
                 status: Some(status),
             });
+        }
+    }
+
+    /// The last progress of the request `id` that `receiver` just answered:
+    /// if it created a task, that task's progress goes on from there.
+    pub(crate) fn carry_progress(
+        &mut self,
+        receiver: Side,
+        id: &RequestId,
+        last: Option<(f64, Location)>,
+    ) {
+        let Some(task_id) = self
+            .augmented(receiver.peer(), id)
+            .and_then(|a| a.task.clone())
+        else {
+            return;
+        };
+        if let Some(task) = self.created[receiver.index()].get_mut(&task_id) {
+            task.last_progress = task.last_progress.or(last);
         }
     }
 

@@ -75,7 +75,9 @@ mod tasks_cancel_result_cancelled;
 mod tasks_cancel_terminal_rejected;
 mod tasks_capability_declared;
 mod tasks_create_result;
+mod tasks_cursor_opaque;
 mod tasks_get_result_capability;
+mod tasks_poll_interval;
 mod tasks_result_blocks;
 mod tasks_result_exact;
 mod tasks_result_related_meta;
@@ -173,6 +175,8 @@ pub static ALL: &[&Rule] = &[
     &tasks_result_blocks::RULE,
     &task_related_meta_discouraged::RULE,
     &task_related_meta::RULE,
+    &tasks_poll_interval::RULE,
+    &tasks_cursor_opaque::RULE,
     &http_202_no_body::RULE,
     &session_id_required::RULE,
     &http_protocol_version_header::RULE,
