@@ -303,7 +303,7 @@ fn findings(report: &Report, page: &mut String) {
             d.rule.doc_path(),
             esc(&source.name),
             d.location.line,
-            esc(&d.message),
+            esc(&d.text(&|t| t.into())),
             sev = d.severity,
             rule = d.rule.id,
         );
@@ -316,7 +316,7 @@ fn findings(report: &Report, page: &mut String) {
                 evidence(
                     source,
                     related.location,
-                    &related.message,
+                    &related.message.to_string(),
                     &mut anchored,
                     page,
                 );

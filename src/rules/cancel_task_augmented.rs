@@ -34,12 +34,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
             };
             ctx.diagnostic(
                 &META,
-                format!(
-                    "{from} cancels request {} ({}) with notifications/cancelled, but it was answered with {}",
-                    request.id,
-                    request.method,
-                    describe_task(task)
-                ),
+                words!("{} cancels request {} ({}) with notifications/cancelled, but it was answered with {}", from, request.id, request.method, describe_task(task)),
             )
             .with_request_id(request.id)
             .with_related(task.created, "the task was created here")
@@ -47,11 +42,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
         CancelTarget::Running(request) if tasks.augmented(from, request.id).is_some() => ctx
             .diagnostic(
                 &META,
-                format!(
-                    "{from} cancels the task-augmented request {} ({}) with notifications/cancelled before it was answered",
-                    request.id,
-                    request.method
-                ),
+                words!("{} cancels the task-augmented request {} ({}) with notifications/cancelled before it was answered", from, request.id, request.method),
             )
             .with_severity(Severity::Info)
             .with_note("the requester does not know yet whether a task was created; once it is, only tasks/cancel cancels it")

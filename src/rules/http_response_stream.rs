@@ -57,12 +57,16 @@ fn check(ctx: &Ctx, out: &mut Out) {
     let diagnostic = if on_get {
         ctx.diagnostic(
             &META,
-            format!("{from} sends the response to {request_name} on the GET stream"),
+            words!(
+                "{} sends the response to {} on the GET stream",
+                from,
+                request_name
+            ),
         )
     } else {
         ctx.diagnostic(
             &META,
-            format!("{from} sends the response to {request_name} on the stream of another request ({here})"),
+            words!("{} sends the response to {} on the stream of another request ({})", from, request_name, here),
         )
         // The spec only says the request's own stream SHOULD carry it.
         .with_severity(Severity::Warning)
@@ -72,7 +76,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
         diagnostic
             .with_label("the response")
             .with_request_id(request.id)
-            .with_related(request.location, format!("the request, on {home}")),
+            .with_related(request.location, words!("the request, on {}", home)),
     );
 }
 

@@ -5,6 +5,7 @@ use crate::diagnostic::Severity;
 use crate::engine::{Facts, ProgressTarget};
 use crate::protocol::{SpecPage, Versions};
 use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
+use crate::words::{Arg, Words};
 
 pub static META: RuleMeta = RuleMeta {
     id: "progress-after-terminal",
@@ -36,8 +37,9 @@ fn check(ctx: &Ctx, out: &mut Out) {
             let mut diagnostic = ctx
                 .diagnostic(
                     &META,
-                    format!(
-                        "{from} sends progress after it answered {}",
+                    words!(
+                        "{} sends progress after it answered {}",
+                        from,
                         describe_request(from.peer(), request)
                     ),
                 )
@@ -57,9 +59,10 @@ fn check(ctx: &Ctx, out: &mut Out) {
             let mut diagnostic = ctx
                 .diagnostic(
                     &META,
-                    format!(
-                        "{from} sends progress after task {:?} of {} ended",
-                        task.id,
+                    words!(
+                        "{} sends progress after task {} of {} ended",
+                        from,
+                        Arg::quoted(&task.id),
                         describe_request(from.peer(), request)
                     ),
                 )
@@ -79,8 +82,9 @@ fn check(ctx: &Ctx, out: &mut Out) {
             let diagnostic = ctx
                 .diagnostic(
                     &META,
-                    format!(
-                        "{from} sends progress after the {} cancelled {}",
+                    words!(
+                        "{} sends progress after the {} cancelled {}",
+                        from,
                         from.peer(),
                         describe_request(from.peer(), request)
                     ),
@@ -103,9 +107,9 @@ fn check(ctx: &Ctx, out: &mut Out) {
 }
 
 /// How the trace showed a task's end.
-fn ended_here(end: &crate::engine::tasks::End) -> String {
+fn ended_here(end: &crate::engine::tasks::End) -> Words {
     match end.status {
-        Some(status) => format!("the task was reported {} here", status.as_str()),
+        Some(status) => words!("the task was reported {} here", status.as_str()),
         None => "tasks/result was answered here, so the task had ended".into(),
     }
 }

@@ -28,11 +28,13 @@ fn check(ctx: &Ctx, out: &mut Out) {
     }
     for observation in seen {
         let problem = match observation.task.member("taskId") {
-            None => "has no taskId".to_string(),
-            Some(id) if !id.is_string() => format!("has the taskId {id}, which is not a string"),
+            None => words!("has no taskId"),
+            Some(id) if !id.is_string() => {
+                words!("has the taskId {}, which is not a string", id.to_string())
+            }
             Some(_) => continue,
         };
-        out.push(ctx.diagnostic(&META, format!("{from} reports a task that {problem}")));
+        out.push(ctx.diagnostic(&META, words!("{} reports a task that {}", from, problem)));
     }
 }
 

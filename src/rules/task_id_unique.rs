@@ -30,8 +30,9 @@ fn check(ctx: &Ctx, out: &mut Out) {
     out.push(
         ctx.diagnostic(
             &META,
-            format!(
-                "{from} creates a task for {} with the id of {}",
+            words!(
+                "{} creates a task for {} with the id of {}",
+                from,
                 super::describe_request(from.peer(), request),
                 describe_task(earlier)
             ),

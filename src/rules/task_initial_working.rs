@@ -5,6 +5,7 @@ use super::tasks::{created, PAGE, VERSIONS};
 use crate::diagnostic::Severity;
 use crate::protocol::tasks::INITIAL;
 use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
+use crate::words::Arg;
 
 pub static META: RuleMeta = RuleMeta {
     id: "task-initial-working",
@@ -31,12 +32,15 @@ fn check(ctx: &Ctx, out: &mut Out) {
     out.push(
         ctx.diagnostic(
             &META,
-            format!(
-                "{from} creates a task for {} in status {status:?}, not working",
-                super::describe_request(from.peer(), request)
+            words!(
+                "{} creates a task for {} in status {}, not working",
+                from,
+                super::describe_request(from.peer(), request),
+                Arg::quoted(status)
             ),
         )
-        .with_request_id(request.id),
+        .with_request_id(request.id)
+        .with_pointer("/result/task/status"),
     );
 }
 

@@ -38,7 +38,11 @@ fn check(ctx: &Ctx, out: &mut Out) {
         if status.as_str().and_then(Status::parse).is_none() {
             out.push(ctx.diagnostic(
                 &META,
-                format!("{from} reports a task in status {status}, which is no task status"),
+                words!(
+                    "{} reports a task in status {}, which is no task status",
+                    from,
+                    status.to_string()
+                ),
             ));
         }
     }

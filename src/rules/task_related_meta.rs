@@ -8,6 +8,7 @@ use crate::engine::tasks::{related_task, Related};
 use crate::event::Body;
 use crate::protocol::tasks::{self, Operation, Status, RELATED_TASK_KEY};
 use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
+use crate::words::Arg;
 
 pub static META: RuleMeta = RuleMeta {
     id: "task-related-meta",
@@ -36,7 +37,12 @@ fn check(ctx: &Ctx, out: &mut Out) {
             let diagnostic = ctx
                 .diagnostic(
                     &META,
-                    format!("{from} relates {method} to task {id:?}, which neither side created"),
+                    words!(
+                        "{} relates {} to task {}, which neither side created",
+                        from,
+                        method,
+                        Arg::quoted(&id)
+                    ),
                 )
                 .lowered_unless_proven(ctx, Severity::Info);
             out.push(diagnostic);
@@ -56,9 +62,12 @@ fn check(ctx: &Ctx, out: &mut Out) {
                 out.push(
                     ctx.diagnostic(
                         &META,
-                        format!(
-                            "{from} sends {method} while task {:?} waits for input, without {RELATED_TASK_KEY} in its _meta",
-                            task.id
+                        words!(
+                            "{} sends {} while task {} waits for input, without {} in its _meta",
+                            from,
+                            method,
+                            Arg::quoted(&task.id),
+                            RELATED_TASK_KEY
                         ),
                     )
                     .with_request_id_of(message)

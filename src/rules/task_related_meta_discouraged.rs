@@ -37,7 +37,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
             if !discouraged {
                 return;
             }
-            (method.to_string(), message.members.params.as_ref())
+            (words!("{}", method), message.members.params.as_ref())
         }
         Body::Response { .. } => {
             let Some(answer) = operation_answer(ctx) else {
@@ -47,7 +47,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
                 return;
             }
             (
-                format!("its answer to {}", answer.request.method),
+                words!("its answer to {}", answer.request.method),
                 message.members.result.as_ref(),
             )
         }
@@ -58,7 +58,12 @@ fn check(ctx: &Ctx, out: &mut Out) {
     }
     out.push(ctx.diagnostic(
         &META,
-        format!("{from} puts {RELATED_TASK_KEY} in the _meta of {what}"),
+        words!(
+            "{} puts {} in the _meta of {}",
+            from,
+            RELATED_TASK_KEY,
+            what
+        ),
     ));
 }
 

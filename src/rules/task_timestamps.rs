@@ -5,6 +5,7 @@ use super::tasks::{seen, PAGE, VERSIONS};
 use crate::diagnostic::Severity;
 use crate::protocol::tasks::is_timestamp;
 use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
+use crate::words::Arg;
 
 pub static META: RuleMeta = RuleMeta {
     id: "task-timestamps",
@@ -33,17 +34,24 @@ fn check(ctx: &Ctx, out: &mut Out) {
     for observation in seen {
         for member in MEMBERS {
             let problem = match observation.task.member(member) {
-                None => format!("has no {member}"),
+                None => words!("has no {}", member),
                 Some(value) if !value.as_str().is_some_and(is_timestamp) => {
-                    format!("has the {member} {value}, which is not an ISO 8601 timestamp")
+                    words!(
+                        "has the {} {}, which is not an ISO 8601 timestamp",
+                        member,
+                        value.to_string()
+                    )
                 }
                 Some(_) => continue,
             };
             let task = observation
                 .task
                 .id()
-                .map_or(String::new(), |id| format!(" {id:?}"));
-            out.push(ctx.diagnostic(&META, format!("{from} reports task{task}, which {problem}")));
+                .map_or(words!(""), |id| words!(" {}", Arg::quoted(id)));
+            out.push(ctx.diagnostic(
+                &META,
+                words!("{} reports task{}, which {}", from, task, problem),
+            ));
         }
     }
 }

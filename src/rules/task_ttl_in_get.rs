@@ -5,6 +5,7 @@ use crate::diagnostic::Severity;
 use crate::engine::tasks::Via;
 use crate::protocol::tasks::Operation;
 use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
+use crate::words::Arg;
 
 pub static META: RuleMeta = RuleMeta {
     id: "task-ttl-in-get",
@@ -35,10 +36,10 @@ fn check(ctx: &Ctx, out: &mut Out) {
             let task = observation
                 .task
                 .id()
-                .map_or(String::new(), |id| format!(" {id:?}"));
+                .map_or(words!(""), |id| words!(" {}", Arg::quoted(id)));
             out.push(ctx.diagnostic(
                 &META,
-                format!("{from} answers tasks/get of task{task} without ttl"),
+                words!("{} answers tasks/get of task{} without ttl", from, task),
             ));
         }
     }

@@ -8,6 +8,7 @@ use crate::event::{Body, Outcome, Side};
 use crate::protocol::tasks::{Operation, Status, TOOL_CALL};
 use crate::protocol::{SpecPage, Versions};
 use crate::rule::{Ctx, Out, RuleMeta};
+use crate::words::{Arg, Words};
 
 /// The page every task rule links.
 pub(crate) const PAGE: SpecPage = SpecPage::handshake("basic/utilities/tasks");
@@ -122,8 +123,8 @@ struct ToolName<'a> {
 }
 
 /// How findings name a task: `task "abc" (tools/call)`.
-pub(crate) fn describe_task(task: &Task) -> String {
-    format!("task {:?} ({})", task.id, task.method)
+pub(crate) fn describe_task(task: &Task) -> Words {
+    words!("task {} ({})", Arg::quoted(&task.id), task.method)
 }
 
 /// The tasks this message shows in another status than the terminal one
@@ -157,8 +158,9 @@ pub(crate) fn report_reopened(
     out.push(
         ctx.diagnostic(
             meta,
-            format!(
-                "{from} reports {} as {} after it was {}",
+            words!(
+                "{} reports {} as {} after it was {}",
+                from,
                 describe_task(task),
                 shown.as_str(),
                 task.status.as_str()
@@ -167,7 +169,7 @@ pub(crate) fn report_reopened(
         .with_label("a status after the terminal one")
         .with_related(
             task.observed,
-            format!("reported {} here", task.status.as_str()),
+            words!("reported {} here", task.status.as_str()),
         ),
     );
 }

@@ -34,18 +34,22 @@ fn check(ctx: &Ctx, out: &mut Out) {
     out.push(
         ctx.diagnostic(
             &META,
-            format!(
-                "{from} sends {} as a task, but the {} did not declare `{path}`",
+            words!(
+                "{} sends {} as a task, but the {} did not declare `{}`",
+                from,
                 augmentable.method,
-                from.peer()
+                from.peer(),
+                path
             ),
         )
         .with_request_id_of(ctx.message.expect("a request"))
+        .with_pointer("/params/task")
         .with_related(
             capabilities.location,
-            format!(
-                "the {} declared its capabilities here, without `{path}`",
-                from.peer()
+            words!(
+                "the {} declared its capabilities here, without `{}`",
+                from.peer(),
+                path
             ),
         ),
     );

@@ -6,6 +6,7 @@ use crate::diagnostic::Severity;
 use crate::engine::tasks::Via;
 use crate::protocol::tasks::{Operation, Status};
 use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
+use crate::words::Arg;
 
 pub static META: RuleMeta = RuleMeta {
     id: "tasks-cancel-result-cancelled",
@@ -44,13 +45,15 @@ fn check(ctx: &Ctx, out: &mut Out) {
     out.push(
         ctx.diagnostic(
             &META,
-            format!(
-                "{} answers tasks/cancel of {} with the task {shown:?}, not cancelled",
+            words!(
+                "{} answers tasks/cancel of {} with the task {}, not cancelled",
                 answer.responder,
-                describe_task(task)
+                describe_task(task),
+                Arg::quoted(shown)
             ),
         )
         .with_request_id(answer.request.id)
+        .with_pointer("/result/status")
         .with_related(answer.request.location, "the cancellation request"),
     );
 }

@@ -33,22 +33,23 @@ fn check(ctx: &Ctx, out: &mut Out) {
     let Some(end) = &task.ended else { return };
     let (how, severity) = match answer.outcome {
         Outcome::Error { code: Some(code) } if *code != INVALID_PARAMS => {
-            (format!("with error {code}, not -32602"), Severity::Warning)
+            (words!("with error {}, not -32602", code), Severity::Warning)
         }
         Outcome::Error { .. } => return,
-        Outcome::Result { .. } => ("with success".to_string(), Severity::Error),
+        Outcome::Result { .. } => (words!("with success"), Severity::Error),
     };
     let ended = match end.status {
-        Some(status) => format!("it reported the task {} here", status.as_str()),
+        Some(status) => words!("it reported the task {} here", status.as_str()),
         None => "it answered tasks/result for the task here, so the task had ended".into(),
     };
     out.push(
         ctx.diagnostic(
             &META,
-            format!(
-                "{} answers tasks/cancel of {}, which had already ended, {how}",
+            words!(
+                "{} answers tasks/cancel of {}, which had already ended, {}",
                 answer.responder,
-                describe_task(task)
+                describe_task(task),
+                how
             ),
         )
         .with_severity(severity)

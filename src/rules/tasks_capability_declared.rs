@@ -38,8 +38,9 @@ fn check(ctx: &Ctx, out: &mut Out) {
     out.push(
         ctx.diagnostic(
             &META,
-            format!(
-                "{from} answers {} with a task, but did not declare `{}`",
+            words!(
+                "{} answers {} with a task, but did not declare `{}`",
+                from,
                 super::describe_request(from.peer(), request),
                 row.capability
             ),
@@ -47,8 +48,9 @@ fn check(ctx: &Ctx, out: &mut Out) {
         .with_request_id(request.id)
         .with_related(
             declared.location,
-            format!(
-                "the {from} declared its capabilities here, without `{}`",
+            words!(
+                "the {} declared its capabilities here, without `{}`",
+                from,
                 row.capability
             ),
         ),

@@ -60,8 +60,9 @@ fn check(ctx: &Ctx, out: &mut Out) {
     out.push(
         ctx.diagnostic(
             &META,
-            format!(
-                "{from} answers the task-augmented {} with a plain result, not a CreateTaskResult",
+            words!(
+                "{} answers the task-augmented {} with a plain result, not a CreateTaskResult",
+                from,
                 super::describe_request(from.peer(), request)
             ),
         )
@@ -69,7 +70,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
         .with_related(request.location, "the request asked to run as a task")
         .with_related(
             declared.location,
-            format!("the {from} declared `{}` here", row.capability),
+            words!("the {} declared `{}` here", from, row.capability),
         ),
     );
 }

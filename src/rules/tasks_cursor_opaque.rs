@@ -5,6 +5,7 @@ use super::tasks::{PAGE, VERSIONS};
 use crate::diagnostic::Severity;
 use crate::protocol::tasks::{operation, Operation};
 use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
+use crate::words::Arg;
 
 pub static META: RuleMeta = RuleMeta {
     id: "tasks-cursor-opaque",
@@ -48,8 +49,10 @@ fn check(ctx: &Ctx, out: &mut Out) {
     out.push(
         ctx.diagnostic(
             &META,
-            format!(
-                "{from} sends tasks/list with cursor {cursor:?}, which the {} never gave",
+            words!(
+                "{} sends tasks/list with cursor {}, which the {} never gave",
+                from,
+                Arg::quoted(cursor),
                 from.peer()
             ),
         )

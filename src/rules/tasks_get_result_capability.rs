@@ -40,15 +40,17 @@ fn check(ctx: &Ctx, out: &mut Out) {
     out.push(
         ctx.diagnostic(
             &META,
-            format!(
-                "{from} sends {method}, but the {} declared no tasks capability",
+            words!(
+                "{} sends {}, but the {} declared no tasks capability",
+                from,
+                method,
                 from.peer()
             ),
         )
         .with_request_id_of(ctx.message.expect("a request"))
         .with_related(
             declared.location,
-            format!("the {} declared its capabilities here", from.peer()),
+            words!("the {} declared its capabilities here", from.peer()),
         ),
     );
 }

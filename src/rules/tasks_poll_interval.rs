@@ -6,6 +6,7 @@ use crate::diagnostic::Severity;
 use crate::engine::tasks::named_task_id;
 use crate::protocol::tasks::{operation, Operation};
 use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
+use crate::words::Arg;
 
 pub static META: RuleMeta = RuleMeta {
     id: "tasks-poll-interval",
@@ -45,15 +46,19 @@ fn check(ctx: &Ctx, out: &mut Out) {
     out.push(
         ctx.diagnostic(
             &META,
-            format!(
-                "{from} polls task {:?} {} ms after the last answer, which asked for {} ms between polls",
-                task.id,
-                super::number(now - poll.answered_ms),
-                super::number(poll.interval_ms)
+            words!(
+                "{} polls task {} {} ms after the last answer, which asked for {} ms between polls",
+                from,
+                Arg::quoted(&task.id),
+                now - poll.answered_ms,
+                poll.interval_ms
             ),
         )
         .with_request_id_of(message)
-        .with_related(poll.location, "the previous tasks/get answer, with its pollInterval"),
+        .with_related(
+            poll.location,
+            "the previous tasks/get answer, with its pollInterval",
+        ),
     );
 }
 

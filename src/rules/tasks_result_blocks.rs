@@ -39,8 +39,9 @@ fn check(ctx: &Ctx, out: &mut Out) {
         out.push(
             ctx.diagnostic(
                 &META,
-                format!(
-                    "{from} reports {} as {} after it answered tasks/result for it",
+                words!(
+                    "{} reports {} as {} after it answered tasks/result for it",
+                    from,
                     describe_task(task),
                     status.as_str()
                 ),

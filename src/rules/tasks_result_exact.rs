@@ -42,7 +42,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
     out.push(
         ctx.diagnostic(
             &META,
-            format!(
+            words!(
                 "{} answers tasks/result of {} without {}, which a {} result requires",
                 answer.responder,
                 describe_task(task),

@@ -7,6 +7,7 @@ use crate::engine::tasks::{related_task, Related};
 use crate::event::Outcome;
 use crate::protocol::tasks::{Operation, RELATED_TASK_KEY};
 use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
+use crate::words::Arg;
 
 pub static META: RuleMeta = RuleMeta {
     id: "tasks-result-related-meta",
@@ -38,19 +39,26 @@ fn check(ctx: &Ctx, out: &mut Out) {
     let problem = match related_task(message.members.result.as_ref()) {
         Related::Task(id) if id == task_id => return,
         _ if message.incomplete => return,
-        Related::Task(id) => format!("names task {id:?} in its {RELATED_TASK_KEY} _meta"),
-        Related::Malformed => format!("has no string taskId in its {RELATED_TASK_KEY} _meta"),
-        Related::Absent => format!("has no {RELATED_TASK_KEY} _meta"),
+        Related::Task(id) => words!(
+            "names task {} in its {} _meta",
+            Arg::quoted(&id),
+            RELATED_TASK_KEY
+        ),
+        Related::Malformed => words!("has no string taskId in its {} _meta", RELATED_TASK_KEY),
+        Related::Absent => words!("has no {} _meta", RELATED_TASK_KEY),
     };
     out.push(
         ctx.diagnostic(
             &META,
-            format!(
-                "{}'s answer to tasks/result of task {task_id:?} {problem}",
-                answer.responder
+            words!(
+                "{}'s answer to tasks/result of task {} {}",
+                answer.responder,
+                Arg::quoted(task_id),
+                problem
             ),
         )
         .with_request_id(answer.request.id)
+        .with_pointer("/result/_meta")
         .with_related(answer.request.location, "the request"),
     );
 }

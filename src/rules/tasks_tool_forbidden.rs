@@ -8,6 +8,7 @@ use crate::event::Outcome;
 use crate::protocol::errors::METHOD_NOT_FOUND;
 use crate::protocol::tasks::{augmentable, TaskSupport, TOOL_CALL};
 use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
+use crate::words::Arg;
 
 pub static META: RuleMeta = RuleMeta {
     id: "tasks-tool-forbidden",
@@ -40,13 +41,13 @@ fn check(ctx: &Ctx, out: &mut Out) {
             if no_tasks {
                 return;
             }
-            ctx.diagnostic(&META, format!("client calls tool {:?} as a task, which the tool does not allow", call.name))
+            ctx.diagnostic(&META, words!("client calls tool {} as a task, which the tool does not allow", Arg::quoted(call.name)))
         }
         Some(Outcome::Error { code: Some(METHOD_NOT_FOUND) }) => return,
         Some(_) => ctx
             .diagnostic(
                 &META,
-                format!("server answers a task call of tool {:?}, which does not allow tasks, otherwise than with -32601", call.name),
+                words!("server answers a task call of tool {}, which does not allow tasks, otherwise than with -32601", Arg::quoted(call.name)),
             )
             .with_severity(Severity::Warning),
     };

@@ -33,12 +33,20 @@ fn check(ctx: &Ctx, out: &mut Out) {
     out.push(
         ctx.diagnostic(
             &META,
-            format!("{from} calls a tool as a task, but the server did not declare `{path}`"),
+            words!(
+                "{} calls a tool as a task, but the server did not declare `{}`",
+                from,
+                path
+            ),
         )
         .with_request_id_of(ctx.message.expect("a request"))
+        .with_pointer("/params/task")
         .with_related(
             capabilities.location,
-            format!("the server declared its capabilities here, without `{path}`"),
+            words!(
+                "the server declared its capabilities here, without `{}`",
+                path
+            ),
         ),
     );
 }

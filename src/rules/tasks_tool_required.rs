@@ -7,6 +7,7 @@ use crate::diagnostic::Severity;
 use crate::event::Outcome;
 use crate::protocol::tasks::TaskSupport;
 use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
+use crate::words::Arg;
 
 pub static META: RuleMeta = RuleMeta {
     id: "tasks-tool-required",
@@ -31,18 +32,18 @@ fn check(ctx: &Ctx, out: &mut Out) {
     let diagnostic = match call.answer {
         None => ctx.diagnostic(
             &META,
-            format!(
-                "client calls tool {:?} without a task, but the tool requires one",
-                call.name
+            words!(
+                "client calls tool {} without a task, but the tool requires one",
+                Arg::quoted(call.name)
             ),
         ),
         // -32601, or -32600 as the spec's table of errors also allows.
         Some(Outcome::Error { .. }) => return,
         Some(Outcome::Result { .. }) => ctx.diagnostic(
             &META,
-            format!(
-                "server answers a plain call of tool {:?}, which requires a task, with success",
-                call.name
+            words!(
+                "server answers a plain call of tool {}, which requires a task, with success",
+                Arg::quoted(call.name)
             ),
         ),
     };

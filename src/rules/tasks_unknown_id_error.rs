@@ -7,6 +7,7 @@ use crate::diagnostic::Severity;
 use crate::event::Outcome;
 use crate::protocol::errors::INVALID_PARAMS;
 use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
+use crate::words::Arg;
 
 pub static META: RuleMeta = RuleMeta {
     id: "tasks-unknown-id-error",
@@ -32,21 +33,24 @@ fn check(ctx: &Ctx, out: &mut Out) {
     }
     let (how, severity) = match answer.outcome {
         Outcome::Error { code: Some(code) } if *code != INVALID_PARAMS => {
-            (format!("with error {code}, not -32602"), Severity::Warning)
+            (words!("with error {}, not -32602", code), Severity::Warning)
         }
         Outcome::Error { .. } => return,
-        Outcome::Result { .. } => ("with success".to_string(), Severity::Error),
+        Outcome::Result { .. } => (words!("with success"), Severity::Error),
     };
     let named = match &answer.operating.task_id {
-        Some(id) => format!("task {id:?}, which it never created"),
+        Some(id) => words!("task {}, which it never created", Arg::quoted(id)),
         None => "no task id that is a string".into(),
     };
     out.push(
         ctx.diagnostic(
             &META,
-            format!(
-                "{} answers {} naming {named}, {how}",
-                answer.responder, answer.request.method
+            words!(
+                "{} answers {} naming {}, {}",
+                answer.responder,
+                answer.request.method,
+                named,
+                how
             ),
         )
         .with_severity(severity)
