@@ -45,7 +45,8 @@ server.experimental.tasks.registerToolTask('wait_forever', {
 server.experimental.tasks.registerToolTask('confirm_delete', {
   description: 'Asks the user before deleting a file', inputSchema: { filename: z.string() },
 }, handlers(async ({ filename }, extra, task) => {
-  await sleep(150);
+  // The `race` scenario sets the status at once: it may beat the CreateTaskResult.
+  if (process.argv[2] !== 'race') await sleep(150);
   await taskStore.updateTaskStatus(task.taskId, 'input_required');
   const answer = await server.server.elicitInput({
     mode: 'form', message: `Delete ${filename}?`,
