@@ -188,6 +188,17 @@ pub fn named_task_id(message: &Message) -> Option<Value> {
         .cloned()
 }
 
+/// When a task may be deleted: its `createdAt` plus its `ttl` in
+/// milliseconds, or never for a `null` ttl; `None` when either is unreadable.
+fn expiry_ms(wire: &WireTask) -> Option<f64> {
+    let created = wire.member("createdAt")?.as_str()?;
+    let created = crate::decode::timestamp::parse_rfc3339_ms(created)?;
+    match wire.member("ttl")? {
+        Value::Null => Some(f64::INFINITY),
+        ttl => Some(created + ttl.as_f64()?),
+    }
+}
+
 /// Where the trace shows a task ended.
 #[derive(Debug, Clone)]
 pub struct End {
@@ -219,6 +230,11 @@ pub struct Task {
     pub last_progress: Option<(f64, Location)>,
     /// The `pollInterval` of the last `tasks/get` answer for it, if it had one.
     pub poll: Option<Poll>,
+    /// The last successful `tasks/get` answer for it.
+    pub retrieved: Option<Location>,
+    /// When it may be deleted (its `createdAt` plus its `ttl`, infinite for
+    /// a `null` ttl), as that answer gave it.
+    pub expires_ms: Option<f64>,
 }
 
 /// A `tasks/get` answer's `pollInterval`, and when the answer was sent.
@@ -245,6 +261,8 @@ pub struct Operating {
     pub operation: Operation,
     /// The `taskId` it names, when it is a string.
     pub task_id: Option<Box<str>>,
+    /// Whether it names a `cursor` (a later page of `tasks/list`).
+    pub paged: bool,
     pub location: Location,
 }
 
@@ -283,6 +301,16 @@ impl Tasks {
     pub fn task_of_request(&self, receiver: Side, id: &RequestId) -> Option<&Task> {
         let task = self.augmented(receiver.peer(), id)?.task.as_deref()?;
         self.task(receiver, task)
+    }
+
+    /// The tasks `receiver` created, in the order it created them.
+    pub fn created_by(&self, receiver: Side) -> Vec<&Task> {
+        let mut tasks: Vec<&Task> = self.created[receiver.index()].values().collect();
+        tasks.sort_by(|a, b| {
+            let key = |t: &Task| (t.created.line, t.created.offset);
+            key(a).cmp(&key(b)).then_with(|| a.id.cmp(&b.id))
+        });
+        tasks
     }
 
     /// Whether a `tasks/list` result of `side` gave this `nextCursor`.
@@ -370,10 +398,12 @@ impl Tasks {
             self.augmented[from.index()].insert(id.clone(), request);
         }
         if let Some(operation) = tasks::operation(method) {
-            let task_id = named_task_id(message).and_then(|v| v.as_str().map(Into::into));
+            let params = message.members.params.as_ref().and_then(|p| p.value());
+            let member = |name| params.as_ref().and_then(|p| p.get(name));
             let operating = Operating {
                 operation,
-                task_id,
+                task_id: member("taskId").and_then(Value::as_str).map(Into::into),
+                paged: member("cursor").is_some(),
                 location,
             };
             self.operations[from.index()].insert(id.clone(), operating);
@@ -465,6 +495,8 @@ impl Tasks {
             result: None,
             last_progress: None,
             poll: None,
+            retrieved: None,
+            expires_ms: None,
         };
         self.created[receiver.index()]
             .entry(task_id.into())
@@ -482,8 +514,8 @@ impl Tasks {
         }
     }
 
-    /// `receiver` answered `tasks/get` with `wire`: the next poll should
-    /// wait its `pollInterval`.
+    /// `receiver` answered `tasks/get` with `wire`: the task could be
+    /// retrieved, and the next poll should wait its `pollInterval`.
     fn note_poll(&mut self, receiver: Side, wire: &WireTask, location: Location) {
         let now = self.now_ms;
         let Some(task) = wire
@@ -492,6 +524,8 @@ impl Tasks {
         else {
             return;
         };
+        task.retrieved = Some(location);
+        task.expires_ms = expiry_ms(wire);
         let interval = wire.member("pollInterval").and_then(Value::as_f64);
         task.poll = interval.zip(now).map(|(interval_ms, answered_ms)| Poll {
             interval_ms,

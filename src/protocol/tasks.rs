@@ -148,50 +148,6 @@ pub const TOOL_CALL: &str = "tools/call";
 /// The method whose result lists the tools, with their `execution`.
 pub const TOOL_LIST: &str = "tools/list";
 
-/// Whether `text` is an ISO 8601 date and time as the schema's examples
-/// write it: `2025-11-25T10:00:00Z`, with optional fractions of a second and
-/// a `Z` or `±hh:mm` offset.
-pub fn is_timestamp(text: &str) -> bool {
-    let bytes = text.as_bytes();
-    let digits = |range: std::ops::Range<usize>| {
-        bytes
-            .get(range)
-            .is_some_and(|b| b.iter().all(u8::is_ascii_digit))
-    };
-    let at = |i: usize, c: u8| bytes.get(i) == Some(&c);
-    let date_time = digits(0..4)
-        && at(4, b'-')
-        && digits(5..7)
-        && at(7, b'-')
-        && digits(8..10)
-        && (at(10, b'T') || at(10, b't'))
-        && digits(11..13)
-        && at(13, b':')
-        && digits(14..16)
-        && at(16, b':')
-        && digits(17..19);
-    if !date_time {
-        return false;
-    }
-    let mut rest = &text[19..];
-    if let Some(fraction) = rest.strip_prefix('.') {
-        let end = fraction
-            .find(|c: char| !c.is_ascii_digit())
-            .unwrap_or(fraction.len());
-        if end == 0 {
-            return false;
-        }
-        rest = &fraction[end..];
-    }
-    let offset = rest.as_bytes();
-    matches!(rest, "Z" | "z")
-        || (offset.len() == 6
-            && matches!(offset[0], b'+' | b'-')
-            && offset[1..3].iter().all(u8::is_ascii_digit)
-            && offset[3] == b':'
-            && offset[4..6].iter().all(u8::is_ascii_digit))
-}
-
 /// A tool's `execution.taskSupport`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TaskSupport {
@@ -243,27 +199,6 @@ mod tests {
         assert!(!Status::Cancelled.may_become(Status::Completed));
         assert_eq!(Status::parse("input_required"), Some(Status::InputRequired));
         assert_eq!(Status::parse("done"), None);
-    }
-
-    #[test]
-    fn timestamps_are_iso_8601() {
-        for good in [
-            "2025-11-25T10:00:00Z",
-            "2026-12-01T17:21:11.564Z",
-            "2025-11-25T10:00:00+02:00",
-        ] {
-            assert!(is_timestamp(good), "{good}");
-        }
-        for bad in [
-            "2025-11-25",
-            "yesterday",
-            "2025-11-25 10:00:00",
-            "2025-11-25T10:00:00",
-            "2025-11-25T10:00:00.Z",
-            "1764064800",
-        ] {
-            assert!(!is_timestamp(bad), "{bad}");
-        }
     }
 
     #[test]

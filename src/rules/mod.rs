@@ -77,6 +77,7 @@ mod tasks_capability_declared;
 mod tasks_create_result;
 mod tasks_cursor_opaque;
 mod tasks_get_result_capability;
+mod tasks_list_consistency;
 mod tasks_poll_interval;
 mod tasks_result_blocks;
 mod tasks_result_exact;
@@ -177,6 +178,7 @@ pub static ALL: &[&Rule] = &[
     &task_related_meta::RULE,
     &tasks_poll_interval::RULE,
     &tasks_cursor_opaque::RULE,
+    &tasks_list_consistency::RULE,
     &http_202_no_body::RULE,
     &session_id_required::RULE,
     &http_protocol_version_header::RULE,

@@ -2,8 +2,8 @@
 //! them is not an ISO 8601 timestamp.
 
 use super::tasks::{seen, PAGE, VERSIONS};
+use crate::decode::timestamp::parse_rfc3339_ms;
 use crate::diagnostic::Severity;
-use crate::protocol::tasks::is_timestamp;
 use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
 use crate::words::Arg;
 
@@ -35,7 +35,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
         for member in MEMBERS {
             let problem = match observation.task.member(member) {
                 None => words!("has no {}", member),
-                Some(value) if !value.as_str().is_some_and(is_timestamp) => {
+                Some(value) if value.as_str().and_then(parse_rfc3339_ms).is_none() => {
                     words!(
                         "has the {} {}, which is not an ISO 8601 timestamp",
                         member,
