@@ -340,9 +340,11 @@ impl Tasks {
     /// A task `receiver` created that has not ended and whose request
     /// carried `token`.
     pub fn running_with_token(&self, receiver: Side, token: &ProgressToken) -> Option<&Task> {
+        // The latest, should a reuse have given the token to several.
         self.created[receiver.index()]
             .values()
-            .find(|t| t.ended.is_none() && t.token.as_ref() == Some(token))
+            .filter(|t| t.ended.is_none() && t.token.as_ref() == Some(token))
+            .max_by_key(|t| (t.created.line, t.created.offset))
     }
 
     /// Applies a message of `from` after the rules have seen it; `answered`

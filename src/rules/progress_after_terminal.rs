@@ -240,4 +240,19 @@ mod tests {
             [(8, Error)]
         );
     }
+
+    #[test]
+    fn warning_when_the_task_s_end_travelled_on_another_stream() {
+        let on =
+            |stream: &str, line: &str| line.replacen('{', &format!(r#"{{"stream":"{stream}","#), 1);
+        let ended = r#"{"from":"server","msg":{"jsonrpc":"2.0","method":"notifications/tasks/status","params":{"taskId":"a","status":"completed","createdAt":"2025-11-25T10:00:00Z","lastUpdatedAt":"2025-11-25T10:00:01Z","ttl":null}}}"#;
+        let lines = [
+            on("a", TASK_CALL),
+            on("a", CREATED),
+            on("get", ended),
+            on("a", PROGRESS),
+        ];
+        let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+        assert_eq!(check(&lines), [(7, Warning)]);
+    }
 }

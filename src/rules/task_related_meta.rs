@@ -53,11 +53,15 @@ fn check(ctx: &Ctx, out: &mut Out) {
         {
             // A request of a task's receiver while its peer waits on tasks/result
             // for a task that needs input: the request is that input's.
-            let waiting = tasks.open_operations(from.peer()).find_map(|op| {
-                let task = tasks.task(from, op.task_id.as_deref()?)?;
-                (op.operation == Operation::Result && task.status == Status::InputRequired)
-                    .then_some((op, task))
-            });
+            // The earliest such wait, so that the finding is the same on every run.
+            let waiting = tasks
+                .open_operations(from.peer())
+                .filter_map(|op| {
+                    let task = tasks.task(from, op.task_id.as_deref()?)?;
+                    (op.operation == Operation::Result && task.status == Status::InputRequired)
+                        .then_some((op, task))
+                })
+                .min_by_key(|(op, _)| (op.location.line, op.location.offset));
             if let Some((op, task)) = waiting {
                 out.push(
                     ctx.diagnostic(
