@@ -76,12 +76,10 @@ pub struct Observation {
 /// response answers. Only the messages that can show tasks are parsed.
 pub fn observations(message: &Message, answered: Option<&str>) -> Vec<Observation> {
     let member = |json: Option<&crate::event::Json>| json.and_then(crate::event::Json::value);
-    let seen =
-        |value: Option<&Value>, via| WireTask::of(value).map(|task| Observation { task, via });
     match (&message.body, answered) {
         (Body::Notification { method, .. }, _) if method == tasks::STATUS_NOTIFICATION => {
             let params = member(message.members.params.as_ref());
-            seen(params.as_ref(), Via::Notification)
+            observed(params.as_ref(), Via::Notification)
                 .into_iter()
                 .collect()
         }
@@ -102,25 +100,32 @@ pub fn observations(message: &Message, answered: Option<&str>) -> Vec<Observatio
             if via == Via::Created && !text.contains("\"task\"") {
                 return Vec::new();
             }
-            let Some(result) = member(message.members.result.as_ref()) else {
-                return Vec::new();
-            };
-            match via {
-                Via::Created => seen(result.get("task"), via).into_iter().collect(),
-                Via::Answer(Operation::List) => match result.get("tasks") {
-                    Some(Value::Array(items)) => {
-                        items.iter().filter_map(|t| seen(Some(t), via)).collect()
-                    }
-                    _ => Vec::new(),
-                },
-                Via::Answer(op) if op.answers_task() => {
-                    seen(Some(&result), via).into_iter().collect()
-                }
-                _ => Vec::new(),
-            }
+            member(message.members.result.as_ref())
+                .map(|result| in_result(&result, via))
+                .unwrap_or_default()
         }
         _ => Vec::new(),
     }
+}
+
+/// The tasks a result shows, where its type puts them.
+fn in_result(result: &Value, via: Via) -> Vec<Observation> {
+    match via {
+        Via::Created => observed(result.get("task"), via).into_iter().collect(),
+        Via::Answer(Operation::List) => match result.get("tasks") {
+            Some(Value::Array(items)) => items
+                .iter()
+                .filter_map(|t| observed(Some(t), via))
+                .collect(),
+            _ => Vec::new(),
+        },
+        Via::Answer(op) if op.answers_task() => observed(Some(result), via).into_iter().collect(),
+        _ => Vec::new(),
+    }
+}
+
+fn observed(value: Option<&Value>, via: Via) -> Option<Observation> {
+    WireTask::of(value).map(|task| Observation { task, via })
 }
 
 /// What a `_meta` says of the task a message relates to.
