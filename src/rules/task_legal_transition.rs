@@ -100,4 +100,26 @@ mod tests {
             []
         );
     }
+
+    #[test]
+    fn follows_tasks_the_client_runs_for_the_server() {
+        let elicit = r#"{"from":"server","msg":{"jsonrpc":"2.0","id":"e1","method":"elicitation/create","params":{"message":"?","requestedSchema":{"type":"object","properties":{}},"task":{}}}}"#;
+        let created = format!(
+            r#"{{"from":"client","msg":{{"jsonrpc":"2.0","id":"e1","result":{{"task":{}}}}}}}"#,
+            task("c", "working")
+        );
+        let report = |status: &str| {
+            format!(
+                r#"{{"from":"client","msg":{{"jsonrpc":"2.0","method":"notifications/tasks/status","params":{}}}}}"#,
+                task("c", status)
+            )
+        };
+        let lines = [elicit, &created, &report("failed"), &report("working")];
+        assert_eq!(check(&lines), [(BEFORE + 4, Error)]);
+        // The server's status notifications are about the server's tasks.
+        assert_eq!(
+            check(&[elicit, &created, &report("failed"), &status("c", "working")]),
+            []
+        );
+    }
 }
