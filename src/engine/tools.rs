@@ -47,6 +47,11 @@ pub struct Tools {
 }
 
 impl Tools {
+    /// Whether the trace has listed no tool yet.
+    pub fn is_empty(&self) -> bool {
+        self.listed.is_empty()
+    }
+
     pub fn get(&self, name: &str) -> Option<&Tool> {
         self.listed.get(name)
     }
@@ -72,7 +77,8 @@ impl Tools {
                     ..
                 },
                 Side::Client,
-            ) if method == tasks::TOOL_CALL => {
+                // Calls are only worth keeping once the trace has listed tools.
+            ) if method == tasks::TOOL_CALL && !self.is_empty() => {
                 let call = message.members.params.as_ref();
                 if let Some(call) = call.and_then(|p| p.parse::<CallParams>()) {
                     self.calls.insert(id.clone(), call.name.into());

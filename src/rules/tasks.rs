@@ -89,6 +89,9 @@ pub(crate) struct ToolCall<'c> {
 }
 
 pub(crate) fn tool_call<'c>(ctx: &Ctx<'c>) -> Option<ToolCall<'c>> {
+    if ctx.session.tools.is_empty() {
+        return None; // no call can be judged against a listing
+    }
     let message = ctx.message?;
     let (name, as_task, answer) = match (&message.body, ctx.from?) {
         (Body::Request { method, .. }, Side::Client) if method == TOOL_CALL => {
