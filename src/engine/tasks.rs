@@ -9,6 +9,7 @@
 //! receiver may only send once the task is terminal.
 
 use foldhash::HashMap;
+use memchr::memmem;
 use serde_json::Value;
 
 use crate::event::{
@@ -96,8 +97,8 @@ pub fn observations(message: &Message, answered: Option<&str>) -> Vec<Observatio
                 None => return Vec::new(),
             };
             // Most results of those requests are plain ones: skip parsing them.
-            let text = message.members.result.as_ref().map_or("", |r| r.text());
-            if via == Via::Created && !text.contains("\"task\"") {
+            let names_task = message.members.result.as_ref().is_some_and(names_task);
+            if via == Via::Created && !names_task {
                 return Vec::new();
             }
             member(message.members.result.as_ref())
@@ -128,6 +129,12 @@ fn observed(value: Option<&Value>, via: Via) -> Option<Observation> {
     WireTask::of(value).map(|task| Observation { task, via })
 }
 
+/// Whether a params or result member holds a member named `task` somewhere,
+/// found without parsing it.
+fn names_task(member: &crate::event::Json) -> bool {
+    memmem::find(member.bytes(), b"\"task\"").is_some()
+}
+
 /// What a `_meta` says of the task a message relates to.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Related {
@@ -143,10 +150,10 @@ pub fn related_task(member: Option<&crate::event::Json>) -> Related {
     let Some(member) = member else {
         return Related::Absent;
     };
-    if !member
-        .from_first_meta()
-        .is_some_and(|meta| meta.contains(tasks::RELATED_TASK_KEY))
-    {
+    // The decoder noted where the first `_meta` is: most messages have none.
+    let key = tasks::RELATED_TASK_KEY.as_bytes();
+    let mentioned = member.from_first_meta().map(|meta| memmem::find(meta, key));
+    if !matches!(mentioned, Some(Some(_))) {
         return Related::Absent;
     }
     let value = member.value();
@@ -176,7 +183,7 @@ pub fn is_task_augmented(message: &Message) -> bool {
         return false;
     };
     // Most requests have no "task" member at all: skip parsing those.
-    params.text().contains("\"task\"")
+    names_task(params)
         && params
             .value()
             .is_some_and(|p| p.get("task").is_some_and(Value::is_object))
