@@ -247,6 +247,8 @@ pub struct Task {
     /// When it may be deleted (its `createdAt` plus its `ttl`, infinite for
     /// a `null` ttl), as that answer gave it.
     pub expires_ms: Option<f64>,
+    /// The `createdAt` its `CreateTaskResult` gave, as written.
+    pub created_at: Option<Box<str>>,
 }
 
 /// A `tasks/get` answer's `pollInterval`, and when the answer was sent.
@@ -511,6 +513,10 @@ impl Tasks {
             poll: None,
             retrieved: None,
             expires_ms: None,
+            created_at: wire
+                .member("createdAt")
+                .and_then(Value::as_str)
+                .map(Into::into),
         };
         self.created[receiver.index()]
             .entry(task_id.into())

@@ -4,6 +4,8 @@
 use super::tasks::{seen, PAGE, VERSIONS};
 use crate::decode::timestamp::parse_rfc3339_ms;
 use crate::diagnostic::Severity;
+use crate::engine::tasks::{Observation, Via};
+use crate::event::Side;
 use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
 use crate::words::Arg;
 
@@ -14,7 +16,7 @@ pub static META: RuleMeta = RuleMeta {
     versions: VERSIONS,
     wants: Wants::RESPONSE.and(Wants::NOTIFICATION),
     order_dependent: false,
-    summary: "a task in a CreateTaskResult, a task operation's result or a status notification lacks createdAt or lastUpdatedAt, or holds one that is not an ISO 8601 timestamp",
+    summary: "a task in a CreateTaskResult, a task operation's result or a status notification lacks createdAt or lastUpdatedAt, or holds one that is not an ISO 8601 timestamp (error), or a createdAt other than its first (warning)",
     quote: "Receivers MUST include a `createdAt` ISO 8601-formatted timestamp in all task responses",
     spec: Some(PAGE),
     help: "include \"createdAt\" and \"lastUpdatedAt\" as ISO 8601 date-times (\"2025-11-25T10:30:00Z\") in every task you report",
@@ -53,12 +55,52 @@ fn check(ctx: &Ctx, out: &mut Out) {
                 words!("{} reports task{}, which {}", from, task, problem),
             ));
         }
+        report_moved_creation(ctx, out, from, &observation);
     }
+}
+
+/// A task whose `createdAt` differs from the one it was created with: a
+/// warning, as the spec only implies that it stays (derived).
+fn report_moved_creation(ctx: &Ctx, out: &mut Out, from: Side, observation: &Observation) {
+    let (Some(id), Some(shown)) = (
+        observation.task.id(),
+        // One that is no timestamp is reported as such.
+        observation
+            .task
+            .member("createdAt")
+            .and_then(|c| c.as_str())
+            .filter(|c| parse_rfc3339_ms(c).is_some()),
+    ) else {
+        return;
+    };
+    let Some(task) = ctx.session.tasks.task(from, id) else {
+        return;
+    };
+    let Some(first) = task.created_at.as_deref().filter(|first| *first != shown) else {
+        return;
+    };
+    if observation.via == Via::Created {
+        return; // a reused id: task-id-unique's
+    }
+    out.push(
+        ctx.diagnostic(
+            &META,
+            words!(
+                "{} reports task {} created at {}, not at {} as when it was created",
+                from,
+                Arg::quoted(id),
+                shown,
+                first
+            ),
+        )
+        .with_severity(Severity::Warning)
+        .with_related(task.created, "the task was created here"),
+    );
 }
 
 #[cfg(test)]
 mod tests {
-    use crate::diagnostic::Severity::{self, Error};
+    use crate::diagnostic::Severity::{self, Error, Warning};
     use crate::rules::tasks::testing::{created, session, BEFORE, CALL};
     use crate::rules::testing::findings;
 
@@ -78,5 +120,15 @@ mod tests {
     #[test]
     fn silent_on_iso_timestamps() {
         assert_eq!(check(&[CALL, &created(1, "a")]), []);
+    }
+
+    #[test]
+    fn warns_when_created_at_moves() {
+        let moved = crate::rules::tasks::testing::status("a", "working")
+            .replace("2025-11-25T10:00:00Z", "2025-11-25T11:00:00Z");
+        assert_eq!(
+            check(&[CALL, &created(1, "a"), &moved]),
+            [(BEFORE + 3, Warning)]
+        );
     }
 }
