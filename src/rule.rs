@@ -25,12 +25,16 @@ pub enum Family {
     Progress,
     /// Tasks (2025-11-25): task-augmented requests and the task operations.
     Tasks,
+    /// 2026-07-28 input requests inside results, and their retries.
+    Input,
+    /// 2026-07-28 `subscriptions/listen` streams.
+    Subscription,
     Http,
     Stdio,
 }
 
 impl Family {
-    pub const ALL: [Family; 11] = [
+    pub const ALL: [Family; 13] = [
         Family::Trace,
         Family::Jsonrpc,
         Family::Lifecycle,
@@ -40,6 +44,8 @@ impl Family {
         Family::Cancel,
         Family::Progress,
         Family::Tasks,
+        Family::Input,
+        Family::Subscription,
         Family::Http,
         Family::Stdio,
     ];
@@ -55,6 +61,8 @@ impl Family {
             Family::Cancel => "cancel",
             Family::Progress => "progress",
             Family::Tasks => "tasks",
+            Family::Input => "input",
+            Family::Subscription => "subscription",
             Family::Http => "http",
             Family::Stdio => "stdio",
         }

@@ -9,6 +9,7 @@ pub mod fields;
 pub mod meta;
 pub mod methods;
 pub mod spec;
+pub mod subscriptions;
 pub mod tasks;
 pub mod version;
 

@@ -65,6 +65,9 @@ const KEPT: &[&str] = &[
     "ttl",
     "pollInterval",
     "taskSupport",
+    // 2026-07-28: what a result is, and the opaque state a retry must echo.
+    "resultType",
+    "requestState",
 ];
 
 /// Members whose whole value was written by a tool, a resource or a person.
@@ -82,6 +85,9 @@ const META_KEPT: &[&str] = &[
     "progressToken",
     "io.modelcontextprotocol/protocolVersion",
     "io.modelcontextprotocol/related-task",
+    "io.modelcontextprotocol/clientCapabilities",
+    "io.modelcontextprotocol/subscriptionId",
+    "io.modelcontextprotocol/logLevel",
 ];
 
 /// The headers of the protocol and of HTTP framing, whose values the
