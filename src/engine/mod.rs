@@ -29,7 +29,7 @@ pub use facts::{CancelTarget, Facts, ProgressTarget, RequestFacts, ResponseTarge
 pub use lifecycle::{Capabilities, Lifecycle};
 pub use requests::{Answered, Cancel, Registry, Request, RequestState, RequestView, Unreadable};
 pub use session::Session;
-pub use streams::{HttpStreams, StreamInfo};
+pub use streams::{EventIdSeen, HttpStreams, SessionEnd, StreamInfo};
 
 /// Counts for the summary line.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -283,7 +283,7 @@ fn apply_transport(session: &mut Session, sessions: &mut SourceSessions, event: 
         }
         (Payload::Transport(Transport::Http(http)), _, stream) => {
             if let Some(stream) = stream {
-                session.http.open(stream, http);
+                session.http.open(stream, http, event.location);
             }
             if let Some(id) = &http.assigned_session {
                 sessions

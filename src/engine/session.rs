@@ -143,6 +143,9 @@ impl Session {
     ) {
         let seq = self.next_position(message, transition);
         self.note_batch(from, message, location);
+        if let Some(stream) = stream {
+            self.http.note_message(from, message, stream);
+        }
         let answered_id = match transition {
             Transition::Answer(id) => Some(id),
             // initialize is never batched: when a rejected body holds it,

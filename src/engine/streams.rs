@@ -1,16 +1,20 @@
 //! The HTTP streams of a session: which exchange each stream belongs to,
-//! which ended early, and what the transport says of the versions.
+//! which ended early, which resumes which, the SSE event ids they carried,
+//! the endpoint they used, whether the session was ended, and what the
+//! transport says of the versions.
 
+use compact_str::CompactString;
 use foldhash::HashMap;
 
-use crate::event::{HttpExchange, Location};
+use crate::event::{Body, HttpExchange, Location, Message, Side};
+use crate::protocol::headers::Header;
 use crate::protocol::{Version, Versions};
 
 /// An HTTP exchange's stream, as far as rules need it.
 #[derive(Debug, Clone)]
 pub struct StreamInfo {
     /// The HTTP method that opened it (`GET` streams carry no responses).
-    pub method: compact_str::CompactString,
+    pub method: CompactString,
     /// It resumes an earlier stream (`Last-Event-ID`).
     pub resumes: bool,
     /// The stream of the 2024-11-05 HTTP+SSE transport, which carries every
@@ -19,6 +23,51 @@ pub struct StreamInfo {
     /// The response has an HTTP error status (4xx, 5xx): the server rejected
     /// the request body whole, and may say so with a null-id error.
     pub rejected: bool,
+    pub status: Option<i64>,
+    /// Where the exchange is in the trace.
+    pub location: Location,
+    /// The stream this one continues: for a resumption, the stream whose
+    /// event id its `Last-Event-ID` names (that stream's own origin), when
+    /// the trace holds it; else the stream itself.
+    pub origin: Box<str>,
+    /// The requests, notifications and responses its request body held.
+    pub requests: u32,
+    pub input: u32,
+    /// Server responses that travelled on it (and its resumptions, counted
+    /// on the origin) so far.
+    pub responses: u32,
+    /// Server messages that travelled on it after it had answered every
+    /// request of its POST (counted on the origin).
+    pub after_final: u32,
+    /// The last `retry` the stream's events set, in ms.
+    pub retry: Option<u64>,
+    /// When the response ended, when the capture says.
+    pub ended_ms: Option<i64>,
+}
+
+impl StreamInfo {
+    /// A POST that carried requests, all of which its stream has answered.
+    pub fn answered_all(&self) -> bool {
+        self.requests > 0 && self.responses >= self.requests
+    }
+}
+
+/// Where an SSE event id was first seen.
+#[derive(Debug, Clone)]
+pub struct EventIdSeen {
+    /// The stream that carried it, and that stream's origin.
+    pub stream: Box<str>,
+    pub origin: Box<str>,
+    pub location: Location,
+}
+
+/// Why a session id is no longer valid.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SessionEnd {
+    /// The client deleted it (DELETE answered 2xx).
+    Deleted,
+    /// The server answered 404 to a request carrying it.
+    NotFound,
 }
 
 /// What the session's HTTP exchanges have shown.
@@ -31,6 +80,14 @@ pub struct HttpStreams {
     /// The transport narrows the versions a session can speak (Streamable
     /// HTTP came with 2025-03-26; the HTTP+SSE transport is 2024-11-05's).
     pub versions: Versions,
+    /// The path of the session's first MCP exchange (the MCP endpoint), and where.
+    pub endpoint: Option<(CompactString, Location)>,
+    /// 2024-11-05: the URI the server's `endpoint` event named, and where.
+    pub legacy_endpoint: Option<(CompactString, Location)>,
+    /// SSE event ids seen, and where.
+    pub event_ids: HashMap<CompactString, EventIdSeen>,
+    /// The session id stopped being valid, how, and where.
+    pub ended: Option<(SessionEnd, Location)>,
 }
 
 impl Default for HttpStreams {
@@ -39,6 +96,10 @@ impl Default for HttpStreams {
             streams: HashMap::default(),
             aborted: HashMap::default(),
             versions: Versions::ALL,
+            endpoint: None,
+            legacy_endpoint: None,
+            event_ids: HashMap::default(),
+            ended: None,
         }
     }
 }
@@ -56,21 +117,102 @@ impl HttpStreams {
         }
     }
 
-    /// An exchange began on `stream`.
-    pub(crate) fn open(&mut self, stream: &str, http: &HttpExchange) {
+    /// The stream a resumption continues: the origin of the stream that
+    /// carried the event id its `Last-Event-ID` names, if the trace holds it.
+    pub fn resumed_origin(&self, http: &HttpExchange) -> Option<&str> {
+        let last = http.request_header(Header::LastEventId)?;
+        self.event_ids
+            .get(last.trim())
+            .map(|seen| seen.origin.as_ref())
+    }
+
+    /// The origin of `stream` (itself unless it resumes another).
+    pub fn origin<'a>(&'a self, stream: &'a str) -> &'a str {
+        self.streams
+            .get(stream)
+            .map_or(stream, |s| s.origin.as_ref())
+    }
+
+    /// Whether two streams are distinct: neither continues the other.
+    pub fn distinct(&self, a: &str, b: &str) -> bool {
+        self.origin(a) != self.origin(b)
+    }
+
+    /// An exchange began on `stream`, at `location`.
+    pub(crate) fn open(&mut self, stream: &str, http: &HttpExchange, location: Location) {
+        let origin: Box<str> = self.resumed_origin(http).unwrap_or(stream).into();
+        for id in http.sse.iter().filter_map(|e| e.id.as_ref()) {
+            self.event_ids
+                .entry(id.clone())
+                .or_insert_with(|| EventIdSeen {
+                    stream: stream.into(),
+                    origin: origin.clone(),
+                    location,
+                });
+        }
+        let is_mcp_path = http.requests + http.notifications + http.responses > 0;
+        if self.endpoint.is_none() && is_mcp_path && http.method == "POST" {
+            self.endpoint = Some((http.path().into(), location));
+        }
+        if let Some(uri) = legacy_endpoint_uri(http) {
+            self.legacy_endpoint.get_or_insert((uri, location));
+        }
+        let status = http.status;
+        if self.ended.is_none() && http.session_header.is_some() {
+            self.ended = match (http.method.as_str(), status) {
+                (_, Some(404)) => Some((SessionEnd::NotFound, location)),
+                ("DELETE", Some(200..=299)) => Some((SessionEnd::Deleted, location)),
+                _ => None,
+            };
+        }
         self.streams.insert(
             stream.into(),
             StreamInfo {
                 method: http.method.clone(),
                 resumes: http.resumes,
                 legacy_sse: http.sse_endpoint,
-                rejected: http.status.is_some_and(|s| s >= 400),
+                rejected: status.is_some_and(|s| s >= 400),
+                status,
+                location,
+                origin,
+                requests: http.requests,
+                input: http.notifications + http.responses,
+                responses: 0,
+                after_final: 0,
+                retry: http.sse.iter().filter_map(|e| e.retry).next_back(),
+                ended_ms: http.ended_ms,
             },
         );
+    }
+
+    /// A message travelled on `stream`.
+    pub(crate) fn note_message(&mut self, from: Side, message: &Message, stream: &str) {
+        if from != Side::Server {
+            return;
+        }
+        let origin: Box<str> = self.origin(stream).into();
+        if let Some(info) = self.streams.get_mut(&origin) {
+            if info.answered_all() {
+                info.after_final += 1;
+            } else if matches!(message.body, Body::Response { .. }) {
+                info.responses += 1;
+            }
+        }
     }
 
     /// `stream` ended before its exchange did.
     pub(crate) fn abort(&mut self, stream: &str, location: Location) {
         self.aborted.insert(stream.into(), location);
     }
+}
+
+/// The endpoint URI a 2024-11-05 `endpoint` event names, as a request
+/// target (path and query); an absolute URI keeps its path and query.
+fn legacy_endpoint_uri(http: &HttpExchange) -> Option<CompactString> {
+    let uri = http.endpoint_data.as_deref()?.trim();
+    let target = match uri.split_once("://") {
+        Some((_, rest)) => rest.find('/').map_or("/", |i| &rest[i..]),
+        None => uri,
+    };
+    Some(target.into())
 }

@@ -25,8 +25,14 @@ mod error_code_legacy_range;
 mod error_code_reserved_range;
 mod error_code_retired;
 mod http_202_no_body;
+mod http_get_accept;
+mod http_get_response;
+mod http_post_accept;
+mod http_post_every_message;
 mod http_protocol_version_header;
+mod http_request_content_type;
 mod http_response_stream;
+mod http_single_endpoint;
 mod init_by_client;
 mod init_first;
 mod init_result_shape;
@@ -127,6 +133,12 @@ pub static ALL: &[&Rule] = &[
     &unanswered_request::RULE,
     &initialized_required::RULE,
     &http_202_no_body::RULE,
+    &http_single_endpoint::RULE,
+    &http_post_every_message::RULE,
+    &http_request_content_type::RULE,
+    &http_get_response::RULE,
+    &http_get_accept::RULE,
+    &http_post_accept::RULE,
     &session_id_required::RULE,
     &http_protocol_version_header::RULE,
     &http_response_stream::RULE,
@@ -222,6 +234,46 @@ const PARTIAL_NOTE: &str =
     "the trace does not start at initialize, so this may refer to a message sent before the recording began";
 const UNREADABLE_NOTE: &str =
     "an earlier line of the trace could not be read, so this may refer to a message on that line";
+
+/// The HTTP exchange a transport event is, if it is one.
+pub(crate) fn http_exchange<'a>(ctx: &Ctx<'a>) -> Option<&'a crate::event::HttpExchange> {
+    match &ctx.event.payload {
+        crate::event::Payload::Transport(crate::event::Transport::Http(http)) => Some(http),
+        _ => None,
+    }
+}
+
+/// The finding of an `Accept` header (of `meta`) that does not list
+/// `media`: an error, or a warning when a wildcard admits what is missing.
+pub(crate) fn accept_diagnostic(
+    ctx: &Ctx,
+    meta: &'static RuleMeta,
+    http: &crate::event::HttpExchange,
+    media: &[&str],
+) -> Option<Diagnostic> {
+    use crate::protocol::headers::{accept_missing, Header};
+    let accept = http.request_header(Header::Accept);
+    let missing = accept_missing(accept, media);
+    let (first, _) = missing.first()?;
+    let names: Vec<&str> = missing.iter().map(|(m, _)| *m).collect();
+    let what = match accept {
+        None => format!("the client sends {} without an Accept header", http.method),
+        Some(accept) => format!(
+            "the client sends {} with Accept {accept:?}, which does not list {}",
+            http.method,
+            names.join(" and ")
+        ),
+    };
+    let diagnostic = ctx.diagnostic(meta, what).with_label("the request");
+    Some(match missing.iter().all(|(_, wildcard)| *wildcard) {
+        true => diagnostic
+            .with_severity(Severity::Warning)
+            .with_note(format!(
+                "a wildcard admits {first}, but the spec asks for it by name"
+            )),
+        false => diagnostic,
+    })
+}
 
 /// How a side names a request in messages: "client request 3 (tools/call)".
 pub(crate) fn describe_request(side: Side, request: &crate::engine::RequestView) -> String {
@@ -414,6 +466,35 @@ pub(crate) mod testing {
             "{{\"log\":{{\"version\":\"1.2\",\"entries\":[\n{}\n]}}}}",
             entries.join(",\n")
         )
+    }
+
+    /// A HAR entry: `method` to `/mcp` with request `headers` and `body`,
+    /// answered with `status`, `content_type` and the body `text`.
+    pub fn entry(
+        method: &str,
+        headers: &[(&str, &str)],
+        body: Option<&serde_json::Value>,
+        answer: (u16, &str, &str),
+    ) -> serde_json::Value {
+        let (status, content_type, text) = answer;
+        let pairs = |pairs: &[(&str, &str)]| -> Vec<serde_json::Value> {
+            let pair =
+                |(name, value): &(&str, &str)| serde_json::json!({"name": name, "value": value});
+            pairs.iter().map(pair).collect()
+        };
+        let mut entry = serde_json::json!({
+            "request": {"method": method, "url": "http://localhost/mcp", "headers": pairs(headers)},
+            "response": {"status": status, "headers": pairs(&[("Content-Type", content_type)]), "content": {"mimeType": content_type, "text": text}},
+        });
+        if let Some(body) = body {
+            entry["request"]["postData"] = serde_json::json!({"text": body.to_string()});
+        }
+        entry
+    }
+
+    /// An SSE body of events, each given as its field lines (`"id: 1\ndata: {}"`).
+    pub fn sse(events: &[&str]) -> String {
+        events.iter().map(|e| format!("{e}\n\n")).collect()
     }
 
     /// The findings of one rule on a trace, as (line, severity).
