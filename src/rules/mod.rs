@@ -32,7 +32,10 @@ mod http_post_every_message;
 mod http_protocol_version_header;
 mod http_request_content_type;
 mod http_response_stream;
+mod http_resume_get;
+mod http_retry_respected;
 mod http_single_endpoint;
+mod http_sse_event_id_unique;
 mod init_by_client;
 mod init_first;
 mod init_result_shape;
@@ -62,13 +65,22 @@ mod request_id_reused;
 mod response_after_cancel;
 mod response_to_notification;
 mod response_unknown_id;
+mod session_404_reinitialize;
+mod session_id_at_init;
+mod session_id_charset;
 mod session_id_required;
+mod session_missing_400;
+mod session_terminated_404;
 mod sse_disconnect_as_cancel;
+mod sse_endpoint_event;
+mod sse_message_events;
+mod sse_post_to_endpoint;
 mod stdout_pollution;
 mod unanswered_request;
 mod unknown_method;
 mod unknown_protocol_version;
 mod version_client_disconnect;
+mod version_http_header_invalid_400;
 mod version_server_response;
 
 use crate::diagnostic::{Diagnostic, Severity};
@@ -139,6 +151,18 @@ pub static ALL: &[&Rule] = &[
     &http_get_response::RULE,
     &http_get_accept::RULE,
     &http_post_accept::RULE,
+    &session_id_charset::RULE,
+    &session_id_at_init::RULE,
+    &session_missing_400::RULE,
+    &session_terminated_404::RULE,
+    &session_404_reinitialize::RULE,
+    &http_sse_event_id_unique::RULE,
+    &http_resume_get::RULE,
+    &http_retry_respected::RULE,
+    &sse_endpoint_event::RULE,
+    &sse_post_to_endpoint::RULE,
+    &sse_message_events::RULE,
+    &version_http_header_invalid_400::RULE,
     &session_id_required::RULE,
     &http_protocol_version_header::RULE,
     &http_response_stream::RULE,
@@ -490,6 +514,33 @@ pub(crate) mod testing {
             entry["request"]["postData"] = serde_json::json!({"text": body.to_string()});
         }
         entry
+    }
+
+    /// A 2025-03-26 initialize POST answered with the session id `assigned`.
+    pub fn initialize_assigning(assigned: &str) -> serde_json::Value {
+        let request = serde_json::json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-03-26"}});
+        let result = r#"{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-03-26"}}"#;
+        let mut e = entry(
+            "POST",
+            &[],
+            Some(&request),
+            (200, "application/json", result),
+        );
+        e["response"]["headers"] =
+            serde_json::json!([{"name": "Mcp-Session-Id", "value": assigned}]);
+        e
+    }
+
+    /// A ping POST (id 1) with `headers`, answered with `status` and its result.
+    pub fn ping_with(headers: &[(&str, &str)], status: u16) -> serde_json::Value {
+        let request = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "ping"});
+        let result = r#"{"jsonrpc":"2.0","id":1,"result":{}}"#;
+        entry(
+            "POST",
+            headers,
+            Some(&request),
+            (status, "application/json", result),
+        )
     }
 
     /// An SSE body of events, each given as its field lines (`"id: 1\ndata: {}"`).
