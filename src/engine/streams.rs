@@ -88,6 +88,10 @@ pub struct HttpStreams {
     pub event_ids: HashMap<CompactString, EventIdSeen>,
     /// The session id stopped being valid, how, and where.
     pub ended: Option<(SessionEnd, Location)>,
+    /// The session uses the HTTP+SSE transport of 2024-11-05 (its stream
+    /// opened with an `endpoint` event), whatever revision it negotiates:
+    /// the rules of Streamable HTTP do not apply to it.
+    pub legacy_transport: bool,
 }
 
 impl Default for HttpStreams {
@@ -100,6 +104,7 @@ impl Default for HttpStreams {
             legacy_endpoint: None,
             event_ids: HashMap::default(),
             ended: None,
+            legacy_transport: false,
         }
     }
 }
@@ -111,6 +116,7 @@ impl HttpStreams {
     /// exchange, since it is a fact of the exchange itself.
     pub(crate) fn note_transport(&mut self, http: &HttpExchange) {
         if http.sse_endpoint {
+            self.legacy_transport = true;
             self.versions = Versions::only(Version::V2024_11_05);
         } else if self.versions == Versions::ALL {
             self.versions = Versions::from(Version::V2025_03_26);

@@ -1,7 +1,6 @@
 //! `http-202-no-body`: a POST of only notifications or responses not answered 202 without a body.
 
 use crate::diagnostic::Severity;
-use crate::event::{Payload, Transport};
 use crate::protocol::{SpecPage, Version, Versions};
 use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
 
@@ -25,7 +24,7 @@ pub static META: RuleMeta = RuleMeta {
 pub static RULE: Rule = Rule::on_events(&META, check);
 
 fn check(ctx: &Ctx, out: &mut Out) {
-    let Payload::Transport(Transport::Http(http)) = &ctx.event.payload else {
+    let Some(http) = super::streamable_exchange(ctx) else {
         return;
     };
     let only_input = http.requests == 0 && http.notifications + http.responses > 0;

@@ -22,7 +22,7 @@ pub static META: RuleMeta = RuleMeta {
 pub static RULE: Rule = Rule::on_events(&META, check);
 
 fn check(ctx: &Ctx, out: &mut Out) {
-    let Some(http) = super::http_exchange(ctx) else {
+    let Some(http) = super::streamable_exchange(ctx) else {
         return;
     };
     let carries_messages = http.requests + http.notifications + http.responses > 0;
@@ -42,7 +42,7 @@ mod tests {
     use serde_json::json;
 
     use crate::diagnostic::Severity::{Error, Warning};
-    use crate::rules::testing::{entry, findings, har};
+    use crate::rules::testing::{entry, findings, har, sse};
 
     fn post(accept: Option<&str>) -> serde_json::Value {
         let headers: Vec<(&str, &str)> = accept.map(|a| ("Accept", a)).into_iter().collect();
@@ -74,5 +74,22 @@ mod tests {
         let both = post(Some("application/json, text/event-stream;q=0.9"));
         let get = entry("GET", &[], None, (405, "text/plain", ""));
         assert_eq!(findings("http-post-accept", &har(&[both, get])), []);
+    }
+
+    #[test]
+    fn silent_on_a_later_revision_over_the_2024_11_05_transport() {
+        let result = r#"{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25"}}"#;
+        let events = [
+            "event: endpoint\ndata: /messages/?session_id=1".to_string(),
+            format!("event: message\ndata: {result}"),
+        ];
+        let events: Vec<&str> = events.iter().map(String::as_str).collect();
+        let stream = entry("GET", &[], None, (200, "text/event-stream", &sse(&events)));
+        let initialize = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-11-25"}});
+        let accepted = (202, "text/plain", "Accepted");
+        let init = entry("POST", &[("Accept", "*/*")], Some(&initialize), accepted);
+        let ping = json!({"jsonrpc": "2.0", "id": 1, "method": "ping"});
+        let trace = har(&[stream, init, entry("POST", &[], Some(&ping), accepted)]);
+        assert_eq!(findings("http-post-accept", &trace), []);
     }
 }

@@ -21,7 +21,7 @@ pub static META: RuleMeta = RuleMeta {
 pub static RULE: Rule = Rule::on_events(&META, check);
 
 fn check(ctx: &Ctx, out: &mut Out) {
-    let Some(http) = super::http_exchange(ctx) else {
+    let Some(http) = super::streamable_exchange(ctx) else {
         return;
     };
     let messages = http.requests + http.notifications + http.responses;

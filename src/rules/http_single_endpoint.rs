@@ -21,7 +21,7 @@ pub static META: RuleMeta = RuleMeta {
 pub static RULE: Rule = Rule::on_events(&META, check);
 
 fn check(ctx: &Ctx, out: &mut Out) {
-    let Some(http) = super::http_exchange(ctx) else {
+    let Some(http) = super::streamable_exchange(ctx) else {
         return;
     };
     let Some((endpoint, first)) = &ctx.session.http.endpoint else {

@@ -267,6 +267,13 @@ pub(crate) fn http_exchange<'a>(ctx: &Ctx<'a>) -> Option<&'a crate::event::HttpE
     }
 }
 
+/// The exchange a transport event is, if it is one of Streamable HTTP (a
+/// session over the 2024-11-05 HTTP+SSE transport may negotiate a later
+/// revision, and still follows that transport's rules).
+pub(crate) fn streamable_exchange<'a>(ctx: &Ctx<'a>) -> Option<&'a crate::event::HttpExchange> {
+    http_exchange(ctx).filter(|_| !ctx.session.http.legacy_transport)
+}
+
 /// The finding of an `Accept` header (of `meta`) that does not list
 /// `media`: an error, or a warning when a wildcard admits what is missing.
 pub(crate) fn accept_diagnostic(

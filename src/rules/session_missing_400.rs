@@ -25,7 +25,7 @@ pub static RULE: Rule = Rule::on_events(&META, check);
 const OTHER_CAUSES: [i64; 3] = [401, 403, 405];
 
 fn check(ctx: &Ctx, out: &mut Out) {
-    let Some(http) = super::http_exchange(ctx) else {
+    let Some(http) = super::streamable_exchange(ctx) else {
         return;
     };
     let Some((assigned, at)) = ctx.assigned_sessions.last() else {
