@@ -482,6 +482,8 @@ pub struct HttpExchange {
     pub batch: bool,
     /// The first request of the request body, as its headers must mirror it.
     pub first_request: Option<RequestSummary>,
+    /// The response body (not an SSE stream) holds a JSON-RPC error.
+    pub response_error: bool,
 }
 
 impl HttpExchange {

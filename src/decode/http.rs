@@ -269,7 +269,23 @@ impl Exchange<'_> {
                 }
             } else if self.response_is_json(&body.text) {
                 let place = format!("response body of {}", self.describe());
+                let before = out.len();
                 push_body(&mut out, body, Side::Server, place, end);
+                let is_error = |t: &Timed| match &t.event.payload {
+                    Payload::Message(m) => matches!(
+                        m.body,
+                        MessageBody::Response {
+                            outcome: crate::event::Outcome::Error { .. },
+                            ..
+                        }
+                    ),
+                    _ => false,
+                };
+                if out[before..].iter().any(is_error) {
+                    if let Payload::Transport(Transport::Http(http)) = &mut out[0].event.payload {
+                        http.response_error = true;
+                    }
+                }
             }
         }
         let dropped = (is_sse || self.sse_messages.is_some())

@@ -6,7 +6,7 @@
 use compact_str::CompactString;
 use foldhash::HashMap;
 
-use crate::event::{Body, HttpExchange, Location, Message, Side};
+use crate::event::{Body, HttpExchange, KeyField, Location, Message, RequestId, Side};
 use crate::protocol::headers::Header;
 use crate::protocol::{Version, Versions};
 
@@ -33,9 +33,9 @@ pub struct StreamInfo {
     /// The requests, notifications and responses its request body held.
     pub requests: u32,
     pub input: u32,
-    /// Server responses that travelled on it (and its resumptions, counted
-    /// on the origin) so far.
-    pub responses: u32,
+    /// The ids of its POST's requests that its stream (or a resumption) has
+    /// not answered yet.
+    pub unanswered: Vec<RequestId>,
     /// Server messages that travelled on it after it had answered every
     /// request of its POST (counted on the origin).
     pub after_final: u32,
@@ -48,7 +48,7 @@ pub struct StreamInfo {
 impl StreamInfo {
     /// A POST that carried requests, all of which its stream has answered.
     pub fn answered_all(&self) -> bool {
-        self.requests > 0 && self.responses >= self.requests
+        self.requests > 0 && self.unanswered.is_empty()
     }
 }
 
@@ -183,7 +183,7 @@ impl HttpStreams {
                 origin,
                 requests: http.requests,
                 input: http.notifications + http.responses,
-                responses: 0,
+                unanswered: Vec::new(),
                 after_final: 0,
                 retry: http.sse.iter().filter_map(|e| e.retry).next_back(),
                 ended_ms: http.ended_ms,
@@ -193,16 +193,32 @@ impl HttpStreams {
 
     /// A message travelled on `stream`.
     pub(crate) fn note_message(&mut self, from: Side, message: &Message, stream: &str) {
-        if from != Side::Server {
-            return;
-        }
         let origin: Box<str> = self.origin(stream).into();
-        if let Some(info) = self.streams.get_mut(&origin) {
-            if info.answered_all() {
-                info.after_final += 1;
-            } else if matches!(message.body, Body::Response { .. }) {
-                info.responses += 1;
+        let Some(info) = self.streams.get_mut(&origin) else {
+            return;
+        };
+        match (from, &message.body) {
+            (
+                Side::Client,
+                Body::Request {
+                    id: KeyField::Valid(id),
+                    ..
+                },
+            ) if !message
+                .method()
+                .is_some_and(|m| m.starts_with("notifications/")) =>
+            {
+                info.unanswered.push(id.clone())
             }
+            (Side::Server, _) if info.answered_all() => info.after_final += 1,
+            (
+                Side::Server,
+                Body::Response {
+                    id: Some(KeyField::Valid(id)),
+                    ..
+                },
+            ) => info.unanswered.retain(|open| open != id),
+            _ => {}
         }
     }
 

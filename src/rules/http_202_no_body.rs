@@ -31,7 +31,10 @@ fn check(ctx: &Ctx, out: &mut Out) {
     let Some(status) = http.status.filter(|s| (200..300).contains(s)) else {
         return;
     };
-    if !only_input || http.method != "POST" || (status == 202 && !http.response_has_body) {
+    // A JSON-RPC error in the body is a refusal: `http-reject-error-status`.
+    let refused = http.response_error;
+    if !only_input || refused || http.method != "POST" || (status == 202 && !http.response_has_body)
+    {
         return;
     }
     let what = match (http.notifications, http.responses) {

@@ -26,15 +26,19 @@ mod error_code_reserved_range;
 mod error_code_retired;
 mod http_202_no_body;
 mod http_get_accept;
+mod http_get_no_responses;
 mod http_get_response;
 mod http_post_accept;
 mod http_post_every_message;
 mod http_protocol_version_header;
+mod http_reject_error_status;
 mod http_request_content_type;
 mod http_response_stream;
 mod http_resume_get;
+mod http_resume_same_stream;
 mod http_retry_respected;
 mod http_single_endpoint;
+mod http_sse_close_after_response;
 mod http_sse_event_id_unique;
 mod init_by_client;
 mod init_first;
@@ -166,6 +170,10 @@ pub static ALL: &[&Rule] = &[
     &session_id_required::RULE,
     &http_protocol_version_header::RULE,
     &http_response_stream::RULE,
+    &http_get_no_responses::RULE,
+    &http_resume_same_stream::RULE,
+    &http_reject_error_status::RULE,
+    &http_sse_close_after_response::RULE,
     &sse_disconnect_as_cancel::RULE,
     // Last, so that SARIF rule indexes stay put.
     &no_protocol_messages::RULE,
@@ -272,6 +280,49 @@ pub(crate) fn http_exchange<'a>(ctx: &Ctx<'a>) -> Option<&'a crate::event::HttpE
 /// revision, and still follows that transport's rules).
 pub(crate) fn streamable_exchange<'a>(ctx: &Ctx<'a>) -> Option<&'a crate::event::HttpExchange> {
     http_exchange(ctx).filter(|_| !ctx.session.http.legacy_transport)
+}
+
+/// Where a server's answer to a pending request of the client travels, when
+/// that is not the request's own stream (or a resumption of it): the
+/// request, and the stream it came on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Misrouted {
+    /// A GET stream opened without `Last-Event-ID`.
+    FreshGet,
+    /// A GET stream that resumes the stream of another request.
+    ResumedOther,
+    /// The SSE stream of another POST.
+    OtherPost,
+}
+
+/// The server's response of this event to a pending client request, and
+/// how it is misrouted, if it is (Streamable HTTP only).
+pub(crate) fn misrouted_response<'a>(
+    ctx: &'a Ctx,
+) -> Option<(crate::engine::RequestView<'a>, &'a str, Misrouted)> {
+    use crate::engine::{Facts, ResponseTarget};
+    let (
+        Facts::Response(ResponseTarget::Pending(request) | ResponseTarget::AfterCancel(request)),
+        Some(Side::Server),
+    ) = (&ctx.facts, ctx.from)
+    else {
+        return None;
+    };
+    let http = &ctx.session.http;
+    let (here, home) = (ctx.event.stream.as_deref()?, request.stream?);
+    let stream = http.streams.get(here)?;
+    // The 2024-11-05 HTTP+SSE transport sends every server message on its one stream.
+    if http.legacy_transport || !http.distinct(here, home) {
+        return None;
+    }
+    let how = match (stream.method == "GET", stream.resumes) {
+        (true, false) => Misrouted::FreshGet,
+        // A resumption whose stream the trace does not hold may be the request's own.
+        (true, true) if stream.origin.as_ref() == here => return None,
+        (true, true) => Misrouted::ResumedOther,
+        (false, _) => Misrouted::OtherPost,
+    };
+    Some((*request, home, how))
 }
 
 /// The finding of an `Accept` header (of `meta`) that does not list
@@ -536,6 +587,18 @@ pub(crate) mod testing {
         e["response"]["headers"] =
             serde_json::json!([{"name": "Mcp-Session-Id", "value": assigned}]);
         e
+    }
+
+    /// A 2025-11-25 initialize POST (id 0) answered with a JSON body, no session id.
+    pub fn initialize_exchange() -> serde_json::Value {
+        let request = serde_json::json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-11-25"}});
+        let result = r#"{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25"}}"#;
+        entry(
+            "POST",
+            &[],
+            Some(&request),
+            (200, "application/json", result),
+        )
     }
 
     /// A ping POST (id 1) with `headers`, answered with `status` and its result.
