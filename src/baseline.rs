@@ -68,7 +68,7 @@ pub fn fingerprint(d: &Diagnostic) -> String {
         d.rule.id,
         request.as_deref().unwrap_or(""),
         token.as_deref().unwrap_or(""),
-        &d.message,
+        &d.message.to_string(),
     ]);
     format!("{hash:016x}")
 }
@@ -138,7 +138,7 @@ impl Baseline {
                     session: key.2,
                     fingerprint: key.3,
                     count: 0,
-                    message: d.message.clone(),
+                    message: d.message.to_string(),
                 })
                 .count += 1;
         }

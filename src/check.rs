@@ -8,7 +8,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use crate::baseline::Baseline;
-use crate::cli::{self, Cli, EXIT_CLEAN, EXIT_FINDINGS, EXIT_TROUBLE};
+use crate::cli::{self, Cli, RuleArgs, EXIT_CLEAN, EXIT_FINDINGS, EXIT_TROUBLE};
 use crate::config::{Config, ConfigError, Resolver};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::engine::{Engine, Stats};
@@ -25,29 +25,52 @@ pub struct Usage(pub String);
 
 /// The rules, severities, failure level and protocol version that apply to
 /// the inputs of one configuration file.
-struct Settings {
+pub(crate) struct Settings {
     selection: Selection,
-    fail_on: Severity,
+    pub(crate) fail_on: Severity,
     version: Option<Version>,
     config: Option<Arc<Config>>,
 }
 
 impl Settings {
     /// The configuration's settings, with the command line's on top.
-    fn new(cli: &Cli, config: Option<Arc<Config>>) -> Settings {
+    fn new(args: &RuleArgs, fail_on: Option<cli::FailOn>, config: Option<Arc<Config>>) -> Settings {
         let configured = config.as_ref().map(|c| c.selection.clone());
         Settings {
-            selection: configured.unwrap_or_default().overlay(&cli_selection(cli)),
-            fail_on: cli
-                .fail_on
+            selection: configured.unwrap_or_default().overlay(&cli_selection(args)),
+            fail_on: fail_on
                 .map(|f| f.severity())
                 .or(config.as_ref().and_then(|c| c.fail_on))
                 .unwrap_or(Severity::Error),
-            version: cli
+            version: args
                 .protocol_version
                 .or(config.as_ref().and_then(|c| c.protocol_version)),
             config,
         }
+    }
+
+    /// The settings for one file linted on its own (followed or recorded):
+    /// its configuration, found from its place, under the command line's.
+    pub(crate) fn for_path(args: &RuleArgs, path: &Path) -> Result<Settings, Usage> {
+        let mut resolver =
+            Resolver::new(args.config.as_deref(), args.isolated).map_err(|e| Usage(e.0))?;
+        let config = resolver.for_path(path).map_err(|e| Usage(e.0))?;
+        Ok(Settings::new(args, None, config))
+    }
+
+    /// An engine with the selected rules, assuming the configured version.
+    pub(crate) fn engine(&self) -> Engine {
+        Engine::new(self.selection.rules()).assuming_version(self.version)
+    }
+
+    /// Applies the severity overrides to a finding of the input at `path`,
+    /// and says whether its per-file ignores and policy keep it.
+    pub(crate) fn keeps(&self, path: &Path, d: &mut Diagnostic) -> bool {
+        self.selection.apply_severity(d);
+        !self
+            .config
+            .as_ref()
+            .is_some_and(|config| config.ignores(path, d) || !config.policy.reports(d))
     }
 }
 
@@ -101,7 +124,8 @@ fn check(cli: &Cli) -> Result<u8, Usage> {
 /// Expands the paths, finds each input's configuration, and leaves out excluded files.
 fn plan(cli: &Cli) -> Result<Plan, Usage> {
     let config_error = |e: ConfigError| Usage(e.0);
-    let mut resolver = Resolver::new(cli.config.as_deref(), cli.isolated).map_err(config_error)?;
+    let mut resolver =
+        Resolver::new(cli.rules.config.as_deref(), cli.rules.isolated).map_err(config_error)?;
     let (inputs, walk_errors) = input::expand(&cli.paths);
     for InputError { name, message } in &walk_errors {
         cli::error(format!("{name}: {message}"));
@@ -126,7 +150,8 @@ fn plan(cli: &Cli) -> Result<Plan, Usage> {
         let group = match plan.settings.iter().position(same) {
             Some(group) => group,
             None => {
-                plan.settings.push(Settings::new(cli, config));
+                plan.settings
+                    .push(Settings::new(&cli.rules, cli.fail_on, config));
                 plan.settings.len() - 1
             }
         };
@@ -159,16 +184,11 @@ fn excluded(cli: &Cli, config: &Config, input: &InputPath) -> bool {
 fn apply_settings(plan: &Plan, diagnostics: &mut Vec<Diagnostic>) {
     diagnostics.retain_mut(|d| {
         let source = d.location.source as usize;
-        let settings = &plan.settings[plan.group[source]];
-        settings.selection.apply_severity(d);
         let path = match &plan.inputs[source] {
             InputPath::File(path) => path.as_path(),
             InputPath::Stdin => Path::new(&plan.names[source]),
         };
-        !settings
-            .config
-            .as_ref()
-            .is_some_and(|config| config.ignores(path, d) || !config.policy.reports(d))
+        plan.settings[plan.group[source]].keeps(path, d)
     });
 }
 
@@ -247,12 +267,12 @@ fn stale_code(cli: &Cli, stale: usize) -> u8 {
 }
 
 /// The selection the command line asks for.
-pub(crate) fn cli_selection(cli: &Cli) -> Selection {
+fn cli_selection(args: &RuleArgs) -> Selection {
     Selection {
-        select: (!cli.select.is_empty()).then(|| cli.select.clone()),
-        extend_select: cli.extend_select.clone(),
-        ignore: cli.ignore.clone(),
-        severity: cli.severity.clone(),
+        select: (!args.select.is_empty()).then(|| args.select.clone()),
+        extend_select: args.extend_select.clone(),
+        ignore: args.ignore.clone(),
+        severity: args.severity.clone(),
     }
 }
 
@@ -289,7 +309,7 @@ fn lint_all(cli: &Cli, plan: &Plan) -> Linted {
         plan.inputs.iter().map(input_size).sum(),
     )));
     for (group, settings) in plan.settings.iter().enumerate() {
-        let engine = Engine::new(settings.selection.rules()).assuming_version(settings.version);
+        let engine = settings.engine();
         let mut linter = Linter::new(engine, cli.input_format.0);
         let shared = Rc::clone(&progress);
         linter.on_progress = Some(Box::new(move |engine: &Engine, bytes| {

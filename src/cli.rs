@@ -74,6 +74,14 @@ pub struct Cli {
     #[arg(value_name = "PATH")]
     pub paths: Vec<PathBuf>,
 
+    #[command(flatten)]
+    pub rules: RuleArgs,
+
+    /// Exit with 1 when a finding of this severity or worse is reported
+    /// [default: error, or the configuration's fail-on].
+    #[arg(long, value_enum)]
+    pub fail_on: Option<FailOn>,
+
     /// Tail this growing trace or client log, printing findings (concise)
     /// as lines arrive, across truncation and rotation, until interrupted.
     #[arg(long, value_name = "FILE", conflicts_with = "paths")]
@@ -86,29 +94,6 @@ pub struct Cli {
     /// Input format.
     #[arg(long, value_enum, default_value_t = InputFormat(None))]
     pub input_format: InputFormat,
-
-    /// Exit with 1 when a finding of this severity or worse is reported
-    /// [default: error, or the configuration's fail-on].
-    #[arg(long, value_enum)]
-    pub fail_on: Option<FailOn>,
-
-    /// Run only these rules: comma-separated rule ids, families (cancel,
-    /// progress, ...) or all. Replaces the configuration's select.
-    #[arg(long, value_delimiter = ',', value_name = "RULE", value_parser = Selector::parse)]
-    pub select: Vec<Selector>,
-
-    /// Also run these rules (ids or families), on top of the selected ones.
-    #[arg(long, value_delimiter = ',', value_name = "RULE", value_parser = Selector::parse)]
-    pub extend_select: Vec<Selector>,
-
-    /// Do not run these rules (ids or families). A rule id beats its family.
-    #[arg(long, value_delimiter = ',', value_name = "RULE", value_parser = Selector::parse)]
-    pub ignore: Vec<Selector>,
-
-    /// Report a rule or family at another severity (error, warning or info);
-    /// repeatable, such as --severity ping=info.
-    #[arg(long, value_name = "RULE=LEVEL", value_parser = select::parse_override)]
-    pub severity: Vec<(Selector, Severity)>,
 
     /// Exit with 0 even when findings are reported (unreadable input still exits 2).
     #[arg(long)]
@@ -138,15 +123,6 @@ pub struct Cli {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub threads: Option<u16>,
 
-    /// Use this configuration file for every input instead of looking for
-    /// mcp-lint.toml, .mcp-lint.toml or pyproject.toml next to each one.
-    #[arg(long, value_name = "FILE", conflicts_with = "isolated")]
-    pub config: Option<PathBuf>,
-
-    /// Read no configuration file.
-    #[arg(long)]
-    pub isolated: bool,
-
     /// Apply the configuration's exclude to files named on the command line
     /// too, not only to files found in directories (for pre-commit).
     #[arg(long)]
@@ -165,6 +141,38 @@ pub struct Cli {
     /// List the rules and exit (the same as `mcp-lint rule --all`).
     #[arg(long)]
     pub list_rules: bool,
+}
+
+/// Which rules run, at which severities, with which configuration: the
+/// same for linting files, following one, and recording a session.
+#[derive(Debug, Default, clap::Args)]
+pub struct RuleArgs {
+    /// Run only these rules: comma-separated rule ids, families (cancel,
+    /// progress, ...) or all. Replaces the configuration's select.
+    #[arg(long, value_delimiter = ',', value_name = "RULE", value_parser = Selector::parse)]
+    pub select: Vec<Selector>,
+
+    /// Also run these rules (ids or families), on top of the selected ones.
+    #[arg(long, value_delimiter = ',', value_name = "RULE", value_parser = Selector::parse)]
+    pub extend_select: Vec<Selector>,
+
+    /// Do not run these rules (ids or families). A rule id beats its family.
+    #[arg(long, value_delimiter = ',', value_name = "RULE", value_parser = Selector::parse)]
+    pub ignore: Vec<Selector>,
+
+    /// Report a rule or family at another severity (error, warning or info);
+    /// repeatable, such as --severity ping=info.
+    #[arg(long, value_name = "RULE=LEVEL", value_parser = select::parse_override)]
+    pub severity: Vec<(Selector, Severity)>,
+
+    /// Use this configuration file for every input instead of looking for
+    /// mcp-lint.toml, .mcp-lint.toml or pyproject.toml next to each one.
+    #[arg(long, value_name = "FILE", conflicts_with = "isolated")]
+    pub config: Option<PathBuf>,
+
+    /// Read no configuration file.
+    #[arg(long)]
+    pub isolated: bool,
 
     /// The protocol version of traces that start after the handshake
     /// (2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25 or 2026-07-28); an

@@ -6,6 +6,7 @@ use std::fmt;
 use crate::event::{Location, ProgressToken, RequestId, Side};
 use crate::protocol::Version;
 pub use crate::rule::RuleMeta;
+pub use crate::words::{Arg, Words};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Severity {
@@ -34,14 +35,15 @@ impl fmt::Display for Severity {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Related {
     pub location: Location,
-    pub message: String,
+    pub message: Words,
 }
 
 #[derive(Debug, Clone)]
 pub struct Diagnostic {
     pub rule: &'static RuleMeta,
     pub severity: Severity,
-    pub message: String,
+    /// What was found, as data; reports word and escape it.
+    pub message: Words,
     pub location: Location,
     pub batch_index: Option<u32>,
     pub session: Option<Box<str>>,
@@ -52,9 +54,11 @@ pub struct Diagnostic {
     /// The spec sentence, in the wording of the session's protocol version.
     pub quote: &'static str,
     /// Extra explanation for this finding (the rule's help is always shown too).
-    pub note: Option<String>,
+    pub note: Option<Words>,
     /// A short label for the offending line; the rule's summary when `None`.
-    pub label: Option<String>,
+    pub label: Option<Words>,
+    /// The JSON pointer of the offending value in the message (`/params/name`).
+    pub pointer: Option<Box<str>>,
     pub spec_url: Option<String>,
     /// The finding rests on a failure the client's log reports in words,
     /// not on messages the trace shows.
@@ -71,7 +75,7 @@ impl Diagnostic {
         session: Option<Box<str>>,
         version: Option<Version>,
         location: Location,
-        message: String,
+        message: Words,
     ) -> Diagnostic {
         Diagnostic {
             rule: meta,
@@ -87,6 +91,7 @@ impl Diagnostic {
             quote: meta.quote_for(version),
             note: None,
             label: None,
+            pointer: None,
             spec_url: meta.spec_url(version),
             reported_by_client: false,
             may_have_crossed: false,
@@ -108,7 +113,7 @@ impl Diagnostic {
         self
     }
 
-    pub fn with_related(mut self, location: Location, message: impl Into<String>) -> Self {
+    pub fn with_related(mut self, location: Location, message: impl Into<Words>) -> Self {
         self.related.push(Related {
             location,
             message: message.into(),
@@ -116,7 +121,7 @@ impl Diagnostic {
         self
     }
 
-    pub fn with_label(mut self, label: impl Into<String>) -> Self {
+    pub fn with_label(mut self, label: impl Into<Words>) -> Self {
         self.label = Some(label.into());
         self
     }
@@ -127,9 +132,25 @@ impl Diagnostic {
         self
     }
 
-    pub fn with_note(mut self, note: impl Into<String>) -> Self {
+    pub fn with_note(mut self, note: impl Into<Words>) -> Self {
         self.note = Some(note.into());
         self
+    }
+
+    /// Points at the offending value inside the message.
+    pub fn with_pointer(mut self, pointer: &str) -> Self {
+        self.pointer = Some(pointer.into());
+        self
+    }
+
+    /// The finding's words, with the pointer of the offending value when it
+    /// has one; trace text goes through `escape`.
+    pub fn text(&self, escape: &dyn Fn(&str) -> std::borrow::Cow<str>) -> String {
+        let message = self.message.render(escape);
+        match &self.pointer {
+            Some(pointer) => format!("{message} (at {})", escape(pointer)),
+            None => message,
+        }
     }
 
     /// Where in its batch the message sits, as reports say it.
@@ -142,5 +163,26 @@ impl Diagnostic {
     /// order the rules found them in (a stable sort keeps that last one).
     pub fn sort(diagnostics: &mut [Diagnostic]) {
         diagnostics.sort_by_key(|d| (d.location.source, d.location.line, d.batch_index));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::event::Location;
+
+    #[test]
+    fn the_text_names_the_pointer_and_escapes_only_trace_text() {
+        let meta = crate::rules::find("invalid-jsonrpc").expect("a rule").meta;
+        let location = Location {
+            source: 0,
+            line: 3,
+            offset: 0,
+            len: 0,
+        };
+        let finding = Diagnostic::new(meta, None, None, location, words!("bad {}", "x\u{1b}"))
+            .with_pointer("/params/\u{1b}");
+        let shown = finding.text(&|t| t.replace('\u{1b}', "?").into());
+        assert_eq!(shown, "bad x? (at /params/?)");
     }
 }

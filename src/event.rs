@@ -323,19 +323,24 @@ impl Json {
     }
 
     pub fn text(&self) -> &str {
+        self.text_from(0)
+    }
+
+    /// The text from byte `at` on, which must start a character: only that
+    /// part is checked to be UTF-8 (it was a `&str` when it was taken).
+    fn text_from(&self, at: usize) -> &str {
         match &self.text {
-            JsonText::Owned(text) => text,
-            // The range was a `&str` when it was taken, so it is UTF-8.
+            JsonText::Owned(text) => text.get(at..).unwrap_or_default(),
             JsonText::InChunk { chunk, start, len } => {
                 let bytes = &chunk[*start as usize..(*start + *len) as usize];
-                std::str::from_utf8(bytes).unwrap_or_default()
+                std::str::from_utf8(bytes.get(at..).unwrap_or_default()).unwrap_or_default()
             }
         }
     }
 
     /// The text from the first `"_meta"` member name on, if it has one.
     pub fn from_first_meta(&self) -> Option<&str> {
-        self.first_meta.map(|at| &self.text()[at as usize..])
+        self.first_meta.map(|at| self.text_from(at as usize))
     }
 
     /// The value as `T`, if it has that shape.
@@ -399,6 +404,8 @@ pub enum Transport {
     /// The sender wrote output that is not a protocol message where only
     /// messages may go (a server's stdout); the text says what was seen.
     NotProtocol(String),
+    /// The sender wrote this line to its stderr: its log, never protocol.
+    Stderr(String),
     /// An HTTP stream ended before its exchange did (aborted, failed, or still
     /// open when the capture was saved); the text says how.
     StreamAborted(String),

@@ -293,14 +293,14 @@ fn write_findings(out: &mut dyn Write, findings: &[Diagnostic]) -> std::io::Resu
             d.location.line,
             d.severity,
             d.rule.id,
-            escape_controls(&d.message)
+            std::borrow::Cow::<str>::Owned(d.text(&escape_controls))
         )?;
         for related in &d.related {
             writeln!(
                 out,
                 "    line {}: {}",
                 related.location.line,
-                escape_controls(&related.message)
+                std::borrow::Cow::<str>::Owned(related.message.render(&escape_controls))
             )?;
         }
     }

@@ -7,10 +7,10 @@ use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::Path;
 use std::time::Duration;
 
+use crate::check::{Settings, Usage};
 use crate::cli::{self, Cli, EXIT_TROUBLE};
 use crate::decode::{self, Format};
 use crate::engine::Engine;
-use crate::select::Selection;
 
 /// How long to wait before looking at the file again when nothing was added.
 const POLL: Duration = Duration::from_millis(200);
@@ -42,8 +42,14 @@ impl Input {
 
 /// Follows the file; returns only when it cannot be read at all.
 pub fn run(cli: &Cli, path: &Path) -> u8 {
-    let selection = crate::check::cli_selection(cli);
-    let mut engine = Engine::new(selection.rules()).assuming_version(cli.protocol_version);
+    let settings = match Settings::for_path(&cli.rules, path) {
+        Ok(settings) => settings,
+        Err(Usage(message)) => {
+            cli::error(message);
+            return EXIT_TROUBLE;
+        }
+    };
+    let mut engine = settings.engine();
     let name = crate::sanitize::escape_controls(&path.to_string_lossy()).into_owned();
     let mut input = Input::new(0, cli.input_format.0);
     let mut out = std::io::stdout().lock();
@@ -56,7 +62,7 @@ pub fn run(cli: &Cli, path: &Path) -> u8 {
                 return EXIT_TROUBLE;
             }
         }
-        if print(&mut engine, &selection, &name, &mut out).is_err() {
+        if print(&mut engine, &settings, path, &name, &mut out).is_err() {
             // The reader has gone (`| head`): nothing more to say.
             return crate::cli::EXIT_CLEAN;
         }
@@ -151,13 +157,15 @@ fn lint_complete_lines(input: &mut Input, engine: &mut Engine) {
 
 fn print(
     engine: &mut Engine,
-    selection: &Selection,
+    settings: &Settings,
+    path: &Path,
     name: &str,
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
     for mut d in engine.take_diagnostics() {
-        selection.apply_severity(&mut d);
-        crate::report::write_concise_line(&d, name, out)?;
+        if settings.keeps(path, &mut d) {
+            crate::report::write_concise_line(&d, name, out)?;
+        }
     }
     out.flush()
 }

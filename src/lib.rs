@@ -11,6 +11,8 @@
 //! streaming API for programs that see messages live (feed events, collect
 //! diagnostics).
 
+#[macro_use]
+pub mod words;
 pub mod baseline;
 pub mod check;
 pub mod cli;

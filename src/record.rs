@@ -6,7 +6,7 @@
 
 use std::ffi::OsString;
 use std::io::{BufRead, BufReader, Read, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Mutex};
@@ -14,6 +14,7 @@ use std::thread::JoinHandle;
 
 use serde_json::value::RawValue;
 
+use crate::check::Settings;
 use crate::cli::{self, EXIT_TROUBLE};
 use crate::decode::{decode_line, timestamp, Format};
 use crate::diagnostic::Diagnostic;
@@ -40,6 +41,10 @@ pub struct Options {
     /// With --lint, write the findings to FILE instead of stderr.
     #[arg(long, value_name = "FILE", requires = "lint")]
     pub lint_output: Option<PathBuf>,
+    /// The rules --lint runs, as for linting a file (the configuration is
+    /// found from the trace's place).
+    #[command(flatten)]
+    pub rules: crate::cli::RuleArgs,
     /// The server command and its arguments.
     #[arg(last = true, required = true, value_name = "SERVER")]
     pub command: Vec<OsString>,
@@ -87,6 +92,17 @@ impl Trace {
             self.write(from, &body);
         }
     }
+
+    /// Records a line the server wrote to its stderr.
+    fn stderr(&mut self, line: &[u8]) {
+        if let Some(text) = line_text(line) {
+            let text = serde_json::Value::String(text.into_owned());
+            self.write(
+                Side::Server,
+                &format!("\"event\":\"stderr\",\"text\":{text}"),
+            );
+        }
+    }
 }
 
 fn now_ms() -> f64 {
@@ -99,13 +115,8 @@ fn now_ms() -> f64 {
 /// sent when it is a JSON object or array, else a `not-protocol` event
 /// holding its text. A blank line is no record (readers skip it).
 fn line_body(line: &[u8]) -> Option<String> {
-    let line = line.strip_suffix(b"\n").unwrap_or(line);
-    let line = line.strip_suffix(b"\r").unwrap_or(line);
-    let text = String::from_utf8_lossy(line);
+    let text = line_text(line)?;
     let trimmed = text.trim();
-    if trimmed.is_empty() {
-        return None;
-    }
     let is_message = matches!(text, std::borrow::Cow::Borrowed(_))
         && (trimmed.starts_with('{') || trimmed.starts_with('['))
         && serde_json::from_str::<&RawValue>(trimmed).is_ok();
@@ -116,6 +127,14 @@ fn line_body(line: &[u8]) -> Option<String> {
             serde_json::Value::String(text.into_owned())
         ),
     })
+}
+
+/// A line without its line ending, `None` when it is blank.
+fn line_text(line: &[u8]) -> Option<std::borrow::Cow<'_, str>> {
+    let line = line.strip_suffix(b"\n").unwrap_or(line);
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    let text = String::from_utf8_lossy(line);
+    (!text.trim().is_empty()).then_some(text)
 }
 
 /// The members of the `closed` record of a server that exited: its status,
@@ -159,9 +178,10 @@ fn record(options: &Options) -> Result<u8, String> {
     let (lint, linter) = match options.lint {
         true => {
             let sink = lint_sink(options)?;
+            let settings = Settings::for_path(&options.rules, &options.output).map_err(|e| e.0)?;
             let (sender, receiver) = mpsc::channel();
-            let name = options.output.to_string_lossy().into_owned();
-            let handle = std::thread::spawn(move || lint_live(receiver, name, sink));
+            let path = options.output.clone();
+            let handle = std::thread::spawn(move || lint_live(receiver, &path, &settings, sink));
             (Some(sender), Some(handle))
         }
         false => (None, None),
@@ -237,8 +257,9 @@ fn spawn(command: &[OsString]) -> Result<Child, String> {
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        // The server's stderr is its log, not protocol: it passes straight through.
-        .stderr(Stdio::inherit())
+        // The server's stderr is its log, not protocol: recorded as such and
+        // passed through.
+        .stderr(Stdio::piped())
         .spawn()
         .map_err(|e| format!("cannot run {}: {e}", program.to_string_lossy()))
 }
@@ -247,20 +268,48 @@ fn spawn(command: &[OsString]) -> Result<Child, String> {
 /// The client side is not waited for: a client may keep its end open after
 /// the server has gone.
 fn relay(child: &mut Child, trace: &SharedTrace) -> Result<ExitStatus, String> {
-    let (Some(to_server), Some(from_server)) = (child.stdin.take(), child.stdout.take()) else {
+    let (Some(to_server), Some(from_server), Some(log)) =
+        (child.stdin.take(), child.stdout.take(), child.stderr.take())
+    else {
         return Err("the server's pipes could not be set up".into());
     };
     let client_trace = Arc::clone(trace);
     std::thread::spawn(move || relay_client(to_server, &client_trace));
+    let log_trace = Arc::clone(trace);
+    let (log_done, log_ended) = mpsc::channel::<()>();
+    std::thread::spawn(move || {
+        relay_stderr(log, &log_trace);
+        let _ = log_done.send(());
+    });
     let server_trace = Arc::clone(trace);
     let server: JoinHandle<()> = std::thread::spawn(move || {
         let stdout = std::io::stdout();
         pump(from_server, stdout.lock(), Side::Server, &server_trace);
     });
     let _ = server.join();
-    child
+    let status = child
         .wait()
-        .map_err(|e| format!("cannot wait for the server: {e}"))
+        .map_err(|e| format!("cannot wait for the server: {e}"))?;
+    // Its last words come before its exit in the trace, unless a process it
+    // left behind holds its stderr open.
+    let _ = log_ended.recv_timeout(std::time::Duration::from_secs(1));
+    Ok(status)
+}
+
+/// The server's stderr: each line recorded, then passed to mcp-lint's.
+fn relay_stderr(from: impl Read, trace: &SharedTrace) {
+    let mut reader = BufReader::new(from);
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        match reader.read_until(b'\n', &mut line) {
+            Ok(0) | Err(_) => return,
+            Ok(_) => {}
+        }
+        lock(trace).stderr(&line);
+        let mut stderr = std::io::stderr().lock();
+        let _ = stderr.write_all(&line).and_then(|()| stderr.flush());
+    }
 }
 
 /// Client to server; when the client closes its end, so does the relay.
@@ -300,8 +349,20 @@ fn lint_sink(options: &Options) -> Result<Box<dyn Write + Send>, String> {
 
 /// Lints recorded lines as they arrive, printing each finding when it is
 /// found, then the end-of-session findings and the summary.
-fn lint_live(lines: Receiver<Vec<u8>>, name: String, mut out: Box<dyn Write + Send>) {
-    let mut engine = crate::rules::engine();
+fn lint_live(
+    lines: Receiver<Vec<u8>>,
+    path: &Path,
+    settings: &Settings,
+    mut out: Box<dyn Write + Send>,
+) {
+    let name = crate::sanitize::escape_controls(&path.to_string_lossy()).into_owned();
+    let mut engine = settings.engine();
+    let print = |new: Vec<Diagnostic>, found: &mut Vec<Diagnostic>, out: &mut dyn Write| {
+        let kept = new
+            .into_iter()
+            .filter_map(|mut d| settings.keeps(path, &mut d).then_some(d));
+        print_findings(kept, &name, found, out)
+    };
     let mut found: Vec<Diagnostic> = Vec::new();
     let (mut number, mut offset, mut events) = (0u64, 0u64, Vec::new());
     for line in lines {
@@ -313,10 +374,10 @@ fn lint_live(lines: Receiver<Vec<u8>>, name: String, mut out: Box<dyn Write + Se
         for event in events.drain(..) {
             engine.feed(&event);
         }
-        print_findings(engine.take_diagnostics(), &name, &mut found, &mut out);
+        print(engine.take_diagnostics(), &mut found, &mut out);
     }
     let (rest, stats) = engine.finish();
-    print_findings(rest, &name, &mut found, &mut out);
+    print(rest, &mut found, &mut out);
     Diagnostic::sort(&mut found);
     let sources = [SourceInfo { name, text: None }];
     let report = Report {
@@ -331,7 +392,7 @@ fn lint_live(lines: Receiver<Vec<u8>>, name: String, mut out: Box<dyn Write + Se
 }
 
 fn print_findings(
-    new: Vec<Diagnostic>,
+    new: impl Iterator<Item = Diagnostic>,
     name: &str,
     found: &mut Vec<Diagnostic>,
     out: &mut dyn Write,

@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::{Diagnostic, Severity, Words};
 use crate::engine::{Facts, Session};
 use crate::event::{Event, Location, Message, Side};
 use crate::protocol::{SpecPage, Version, Versions};
@@ -259,11 +259,11 @@ pub struct Ctx<'a> {
 
 impl Ctx<'_> {
     /// A diagnostic of `meta` at this event, with the session's context filled in.
-    pub fn diagnostic(&self, meta: &'static RuleMeta, message: String) -> Diagnostic {
+    pub fn diagnostic(&self, meta: &'static RuleMeta, message: impl Into<Words>) -> Diagnostic {
         // Where in a multi-message line (an HTTP body) the message sits.
         let message = match &self.event.place {
-            Some(place) => format!("{message} ({place})"),
-            None => message,
+            Some(place) => crate::words!("{} ({})", message.into(), place),
+            None => message.into(),
         };
         let mut diagnostic = Diagnostic::new(
             meta,

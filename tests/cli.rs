@@ -541,3 +541,29 @@ fn an_order_finding_says_when_the_timestamps_disagree_with_the_order() {
         "{note}"
     );
 }
+
+/// Human output fits an 80-column terminal: quoted lines are cut, labels
+/// and help wrap; only a spec address, alone on its line, stays whole.
+#[test]
+fn human_output_fits_80_columns() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for trace in [
+        "testdata/session-with-violations.jsonl",
+        "testdata/har/python-sdk-streamable-http.har",
+        "testdata/claude-log/mcp.log",
+        "testdata/races/reused-id-answered-twice.jsonl",
+        "testdata/bare-stdio-capture.jsonl",
+    ] {
+        let out = mcp_lint(&[trace], dir);
+        let shown = text(&out.stdout);
+        assert!(shown.contains('│'), "{trace} quotes no line:\n{shown}");
+        for line in shown.lines() {
+            let url_alone = line.trim_start().starts_with("https://") && !line.trim().contains(' ');
+            assert!(
+                line.chars().count() <= 80 || url_alone,
+                "{trace}: a line of {} columns:\n{line}",
+                line.chars().count()
+            );
+        }
+    }
+}

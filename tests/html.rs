@@ -18,7 +18,7 @@ const HOSTILE: &str = r#"{"ts":"2026-11-30T07:00:00.000Z","from":"client","sessi
 const OUR_TAGS: &[&str] = &[
     "!DOCTYPE", "html", "head", "meta", "title", "style", "body", "h1", "h2", "p", "table", "tr",
     "th", "td", "select", "option", "section", "svg", "text", "rect", "line", "path", "circle",
-    "a", "ol", "li", "span", "div", "pre", "script",
+    "a", "ol", "li", "span", "div", "pre", "script", "details", "summary",
 ];
 
 fn report(trace: &str) -> (String, std::process::Output) {
@@ -123,6 +123,26 @@ fn the_page_holds_the_summary_the_timeline_and_every_finding() {
     );
     // Self-contained: nothing is fetched.
     assert!(!page.contains("<link") && !page.contains(" src="));
+    // Every line of the session is there as recorded, and every link to a
+    // line's raw message lands on one.
+    for number in 1..=trace.lines().count() {
+        assert!(
+            page.contains(&format!("<div id=\"r0-l{number}\">line {number}<pre>")),
+            "line {number} is not listed"
+        );
+    }
+    let links: Vec<&str> = page
+        .split("<a href=\"#r")
+        .skip(1)
+        .map(|rest| rest.split('"').next().unwrap())
+        .collect();
+    assert!(links.len() >= 3, "the timeline links no line");
+    for link in links {
+        assert!(
+            page.contains(&format!("id=\"r{link}\"")),
+            "#r{link} leads nowhere"
+        );
+    }
 }
 
 /// Chromium, when installed (`.ci/run` installs it): the test is skipped, and
@@ -139,6 +159,15 @@ fn chromium() -> Option<&'static str> {
 }
 
 fn headless(browser: &str, profile: &Path, args: &[&str], page: &Path) -> std::process::Output {
+    headless_at(
+        browser,
+        profile,
+        args,
+        &format!("file://{}", page.display()),
+    )
+}
+
+fn headless_at(browser: &str, profile: &Path, args: &[&str], url: &str) -> std::process::Output {
     Command::new(browser)
         .args([
             "--headless",
@@ -148,7 +177,7 @@ fn headless(browser: &str, profile: &Path, args: &[&str], page: &Path) -> std::p
         ])
         .arg(format!("--user-data-dir={}", profile.display()))
         .args(args)
-        .arg(format!("file://{}", page.display()))
+        .arg(url)
         .stdin(Stdio::null())
         .output()
         .unwrap()
@@ -192,5 +221,76 @@ fn a_browser_renders_the_report_and_runs_only_its_script() {
     assert!(
         std::fs::metadata(&shot).is_ok_and(|m| m.len() > 0),
         "no screenshot"
+    );
+}
+
+/// The filters, in a real browser: opened with `#severity=…` or `#rule=…`
+/// in its address, the page shows only the findings that match.
+#[test]
+fn a_browser_applies_the_filters_in_the_address() {
+    let Some(browser) = chromium() else {
+        eprintln!("chromium is not installed: the browser test is skipped");
+        return;
+    };
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    // Two errors and an info, of three rules.
+    let trace = std::fs::read_to_string(
+        root.join("testdata/races/two-unreadable-requests-two-null-id-errors.jsonl"),
+    )
+    .unwrap();
+    let (html, _) = report(&trace);
+    let expected = mcp_lint::lint_str(&trace);
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("report.html");
+    std::fs::write(&page, &html).unwrap();
+    let shown = |fragment: &str| -> Vec<(String, String)> {
+        let url = format!("file://{}#{fragment}", page.display());
+        let out = headless_at(browser, &dir.path().join("profile"), &["--dump-dom"], &url);
+        let dom = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(
+            dom.contains("data-ready=\"1\""),
+            "the script did not run:\n{dom}"
+        );
+        // The findings list: each item, unless the filters hid it.
+        dom.split("<li class=\"finding\"")
+            .skip(1)
+            .filter(|item| !item.split('>').next().unwrap().contains("display: none"))
+            .map(|item| {
+                let attribute = |name: &str| {
+                    item.split(&format!("data-{name}=\""))
+                        .nth(1)
+                        .unwrap()
+                        .split('"')
+                        .next()
+                        .unwrap()
+                        .to_string()
+                };
+                (attribute("severity"), attribute("rule"))
+            })
+            .collect()
+    };
+    assert_eq!(shown("").len(), expected.len());
+    let errors = shown("severity=error");
+    assert_eq!(
+        errors.len(),
+        expected
+            .iter()
+            .filter(|d| d.severity == mcp_lint::diagnostic::Severity::Error)
+            .count()
+    );
+    assert!(
+        errors.len() < expected.len(),
+        "the severity filter hid nothing"
+    );
+    assert!(!errors.is_empty() && errors.iter().all(|(severity, _)| severity == "error"));
+    let rule = &expected[0].rule.id;
+    let one_rule = shown(&format!("rule={rule}"));
+    assert!(
+        one_rule.len() < expected.len(),
+        "the rule filter hid nothing"
+    );
+    assert!(
+        !one_rule.is_empty() && one_rule.iter().all(|(_, r)| r == rule),
+        "{one_rule:?}"
     );
 }

@@ -342,3 +342,110 @@ fn sigterm_reaches_the_server_and_the_trace_ends_with_its_exit() {
         "{trace}"
     );
 }
+
+/// The server's stderr is its log: each line is recorded as a `stderr`
+/// event (before its exit) and passed through to mcp-lint's stderr, and the
+/// trace still lints as protocol only.
+#[test]
+fn the_servers_stderr_is_recorded_and_passed_through() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = r#"echo 'starting: ready' >&2; read request; echo '{"jsonrpc":"2.0","id":1,"result":{}}'; echo 'bye' >&2"#;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mcp-lint"))
+        .current_dir(dir.path())
+        .args(["record", "-o", "trace.jsonl", "--", "sh", "-c", server])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin
+        .write_all(b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n")
+        .unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "starting: ready\nbye\n"
+    );
+    let trace = std::fs::read_to_string(dir.path().join("trace.jsonl")).unwrap();
+    let events: Vec<Value> = trace
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let stderr: Vec<&str> = events
+        .iter()
+        .filter(|e| e["event"] == "stderr")
+        .map(|e| e["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(stderr, ["starting: ready", "bye"]);
+    let server_closed = events
+        .iter()
+        .position(|e| e["event"] == "closed" && e["from"] == "server")
+        .unwrap();
+    let last_log = events.iter().rposition(|e| e["event"] == "stderr").unwrap();
+    assert!(last_log < server_closed, "{trace}");
+    assert!(events
+        .iter()
+        .all(|e| e["from"] != "server" || e["event"] != "not-protocol"));
+    // Linted, the log is neither protocol nor pollution.
+    let lint = Command::new(env!("CARGO_BIN_EXE_mcp-lint"))
+        .current_dir(dir.path())
+        .args(["--format", "json", "trace.jsonl"])
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&lint.stdout).unwrap();
+    let rules: Vec<&str> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["rule"].as_str().unwrap())
+        .collect();
+    assert!(!rules.contains(&"stdout-pollution"), "{rules:?}");
+    assert!(!rules.contains(&"invalid-envelope"), "{rules:?}");
+}
+
+/// `record --lint` runs the rules the command line and the configuration
+/// (found from the trace's place) select, at their severities.
+#[test]
+fn live_lint_obeys_the_selection_and_the_configuration() {
+    // The server answers a request it was never sent: response-unknown-id.
+    let server = r#"read request; echo '{"jsonrpc":"2.0","id":7,"result":{}}'"#;
+    let run = |dir: &Path, extra: &[&str]| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_mcp-lint"))
+            .current_dir(dir)
+            .args([
+                "record",
+                "-o",
+                "trace.jsonl",
+                "--lint",
+                "--lint-output",
+                "lint.txt",
+            ])
+            .args(extra)
+            .args(["--", "sh", "-c", server])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        stdin
+            .write_all(b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}\n")
+            .unwrap();
+        drop(stdin);
+        assert!(child.wait().unwrap().success());
+        std::fs::read_to_string(dir.join("lint.txt")).unwrap()
+    };
+    let dir = tempfile::tempdir().unwrap();
+    // Info: without a handshake, the trace may have begun mid-session.
+    assert!(run(dir.path(), &[]).contains("info[response-unknown-id]"));
+    assert!(!run(dir.path(), &["--ignore", "response-unknown-id"]).contains("response-unknown-id"));
+    std::fs::write(
+        dir.path().join("mcp-lint.toml"),
+        "severity = { \"response-unknown-id\" = \"warning\" }\n",
+    )
+    .unwrap();
+    assert!(run(dir.path(), &[]).contains("warning[response-unknown-id]"));
+    assert!(run(dir.path(), &["--isolated"]).contains("info[response-unknown-id]"));
+}

@@ -62,10 +62,10 @@ fn render(document: &[u8], diagnostics: &[Diagnostic], format: OutputFormat) -> 
 }
 
 /// What a finding says, wherever it is.
-fn said(diagnostics: &[Diagnostic]) -> Vec<(&str, &str)> {
+fn said(diagnostics: &[Diagnostic]) -> Vec<(&str, String)> {
     let mut said: Vec<_> = diagnostics
         .iter()
-        .map(|d| (d.rule.id, d.message.as_str()))
+        .map(|d| (d.rule.id, d.message.to_string()))
         .collect();
     said.sort_unstable();
     said

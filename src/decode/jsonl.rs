@@ -183,8 +183,17 @@ fn envelope_events(
                 ))));
                 Ok(())
             }
+            Some("stderr") => {
+                let text = envelope.text.and_then(string_of).ok_or(
+                    "a \"stderr\" event needs \"text\": the line the sender wrote to stderr",
+                )?;
+                out.push(event(Payload::Transport(Transport::Stderr(
+                    text.into_owned(),
+                ))));
+                Ok(())
+            }
             _ => Err(format!(
-                "unknown transport event {} (known: \"closed\", \"not-protocol\")",
+                "unknown transport event {} (known: \"closed\", \"not-protocol\", \"stderr\")",
                 json::describe_value(raw)
             )),
         },

@@ -12,14 +12,14 @@ pub(super) fn note_disorder(found: &mut [Diagnostic], time: Option<f64>, previou
     if time >= previous {
         return;
     }
-    let note = format!(
+    let note = words!(
         "this message's timestamp is {} ms earlier than that of the message before it: \
          the timestamps disagree with the order of the messages in the trace, which this finding follows",
         (previous - time).round()
     );
     for diagnostic in found.iter_mut().filter(|d| d.rule.order_dependent) {
         diagnostic.note = Some(match diagnostic.note.take() {
-            Some(own) => format!("{own}; {note}"),
+            Some(own) => words!("{}; {}", own, note.clone()),
             None => note.clone(),
         });
     }

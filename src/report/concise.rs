@@ -26,7 +26,7 @@ pub(super) fn write_line(
         d.location.line,
         d.severity,
         d.rule.id,
-        escape_controls(&d.message)
+        std::borrow::Cow::<str>::Owned(d.text(&escape_controls))
     )?;
     // Findings on one line of a batch differ by the element they are about.
     match d.batch_place() {

@@ -25,7 +25,7 @@ pub(super) fn write(report: &Report, out: &mut dyn Sink) -> std::io::Result<()> 
             Severity::Info => "notice",
         };
         let name = &report.sources[d.location.source as usize].name;
-        let mut message = escape_controls(&d.message).into_owned();
+        let mut message = d.text(&escape_controls);
         if let Some(place) = d.batch_place() {
             message = format!("{message} ({place})");
         }

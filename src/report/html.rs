@@ -26,6 +26,8 @@ const MAX_LINE_CHARS: usize = 200;
 /// so a trace with thousands of findings still gives a page a browser opens
 /// quickly.
 const MAX_QUOTED: usize = 500;
+/// Lines of a session listed as recorded, each with its anchor.
+const MAX_RAW_LINES: usize = 2000;
 const WIDTH: f64 = 1000.0;
 const LANE: f64 = 70.0;
 
@@ -160,8 +162,48 @@ fn session(report: &Report, timeline: &Timeline, page: &mut String) {
     // Sessions without findings are only counted: big traces stay small.
     if !found.is_empty() {
         svg(timeline, &found, page);
+        raw_lines(&report.sources[timeline.source as usize], timeline, page);
     }
     page.push_str("</section>\n");
+}
+
+/// The anchor of a line's raw message.
+fn raw_anchor(source: u32, line: u64) -> String {
+    format!("r{source}-l{line}")
+}
+
+/// The session's lines as recorded, folded away, each with its anchor: the
+/// timeline's bars and points link to them.
+fn raw_lines(source: &SourceInfo, timeline: &Timeline, page: &mut String) {
+    let _ = write!(
+        page,
+        "<details class=\"raw\"><summary>The session's {} lines, as recorded</summary>",
+        timeline.lines.len()
+    );
+    for at in timeline.lines.iter().take(MAX_RAW_LINES) {
+        let _ = write!(
+            page,
+            "<div id=\"{}\">line {}<pre>{}</pre></div>",
+            raw_anchor(at.source, at.line),
+            at.line,
+            esc(&quoted(source, *at))
+        );
+    }
+    if timeline.lines.len() > MAX_RAW_LINES {
+        let _ = write!(page, "<p>The first {MAX_RAW_LINES} lines are listed.</p>");
+    }
+    page.push_str("</details>");
+}
+
+/// A line of the trace as the page quotes it.
+fn quoted(source: &SourceInfo, at: Location) -> String {
+    source
+        .text
+        .and_then(|text| text.line(at.offset, at.len))
+        .map_or_else(
+            || "(line not available)".to_string(),
+            |bytes| display_bytes(bytes, MAX_LINE_CHARS),
+        )
 }
 
 fn svg(timeline: &Timeline, found: &[(usize, &Diagnostic)], page: &mut String) {
@@ -174,13 +216,20 @@ fn svg(timeline: &Timeline, found: &[(usize, &Diagnostic)], page: &mut String) {
     let scale = Scale::of(timeline);
     let mut rows = [Vec::new(), Vec::new()];
     for operation in timeline.operations.iter().take(MAX_OPERATIONS) {
+        let _ = write!(
+            page,
+            "<a href=\"#{}\">",
+            raw_anchor(timeline.source, operation.line)
+        );
         bar(operation, &scale, &mut rows, page);
+        page.push_str("</a>");
     }
     for point in &timeline.points {
         let y = lane_top(point.from) + LANE - 8.0;
         let _ = write!(
             page,
-            "<circle class=\"point\" cx=\"{:.1}\" cy=\"{y}\" r=\"2.5\"><title>line {}: {}</title></circle>",
+            "<a href=\"#{}\"><circle class=\"point\" cx=\"{:.1}\" cy=\"{y}\" r=\"2.5\"><title>line {}: {}</title></circle></a>",
+            raw_anchor(timeline.source, point.line),
             scale.x(point.at),
             point.line,
             esc(&point.what)
@@ -303,7 +352,7 @@ fn findings(report: &Report, page: &mut String) {
             d.rule.doc_path(),
             esc(&source.name),
             d.location.line,
-            esc(&d.message),
+            esc(&d.text(&|t| t.into())),
             sev = d.severity,
             rule = d.rule.id,
         );
@@ -316,7 +365,7 @@ fn findings(report: &Report, page: &mut String) {
                 evidence(
                     source,
                     related.location,
-                    &related.message,
+                    &related.message.to_string(),
                     &mut anchored,
                     page,
                 );
@@ -341,13 +390,7 @@ fn evidence(
     anchored: &mut HashSet<(u32, u64)>,
     page: &mut String,
 ) {
-    let line = source
-        .text
-        .and_then(|text| text.line(at.offset, at.len))
-        .map_or_else(
-            || "(line not available)".to_string(),
-            |bytes| display_bytes(bytes, MAX_LINE_CHARS),
-        );
+    let line = quoted(source, at);
     let id = match anchored.insert((at.source, at.line)) {
         true => format!(" id=\"s{}-l{}\"", at.source, at.line),
         false => String::new(),
@@ -374,14 +417,22 @@ fn script(page: &mut String, nonce: &str) {
 }
 
 /// It marks the page as scripted (`data-ready`), which the browser test checks
-/// to know the policy let this script, and only this one, run.
+/// to know the policy let this script, and only this one, run. The filters
+/// live in the address too (`#severity=error&rule=…&session=…`), so a
+/// filtered view can be shared and opened again.
 const SCRIPT: &str = "(function(){\
 document.body.dataset.ready='1';\
 var rank={info:0,warning:1,error:2};\
-var sev=document.getElementById('f-severity'),rule=document.getElementById('f-rule'),ses=document.getElementById('f-session');\
+var f={severity:document.getElementById('f-severity'),rule:document.getElementById('f-rule'),session:document.getElementById('f-session')};\
 function apply(){\
+var sev=f.severity.value,rule=f.rule.value,ses=f.session.value;\
 document.querySelectorAll('.finding').forEach(function(e){\
-var ok=(!sev.value||rank[e.dataset.severity]>=rank[sev.value])&&(!rule.value||e.dataset.rule===rule.value)&&(!ses.value||e.dataset.session===ses.value);\
+var ok=(!sev||rank[e.dataset.severity]>=rank[sev])&&(!rule||e.dataset.rule===rule)&&(!ses||e.dataset.session===ses);\
 e.style.display=ok?'':'none';});\
-document.querySelectorAll('section.session').forEach(function(s){s.style.display=(!ses.value||s.dataset.session===ses.value)?'':'none';});}\
-[sev,rule,ses].forEach(function(s){s.addEventListener('change',apply);});})();";
+document.querySelectorAll('section.session').forEach(function(s){s.style.display=(!ses||s.dataset.session===ses)?'':'none';});}\
+function remember(){\
+var h=[];Object.keys(f).forEach(function(k){if(f[k].value)h.push(k+'='+encodeURIComponent(f[k].value));});\
+try{history.replaceState(null,'',h.length?'#'+h.join('&'):location.pathname+location.search);}catch(e){}}\
+if(location.hash.indexOf('=')>0){location.hash.slice(1).split('&').forEach(function(p){\
+var kv=p.split('=');if(f[kv[0]])f[kv[0]].value=decodeURIComponent(kv[1]||'');});apply();}\
+Object.keys(f).forEach(function(k){f[k].addEventListener('change',function(){apply();remember();});});})();";

@@ -14,8 +14,11 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::event::Location;
 use crate::sanitize::{display_bytes, escape_controls};
 
-/// Quoted lines are cut to this many characters.
-const MAX_LINE_CHARS: usize = 160;
+/// The terminal width the report fits.
+const WIDTH: usize = 80;
+
+/// Room for a quoted line's label, at least, however deep its line number.
+const MIN_ROOM: usize = 24;
 
 /// Where in a long line its message may start.
 const HEAD_BYTES: usize = 1024;
@@ -48,15 +51,30 @@ impl Excerpt {
         excerpt
     }
 
+    /// One character of the line, where its label points.
     fn span(&self, line: u64) -> SourceSpan {
         let (start, len) = self.lines[&line];
-        // An empty span would render as a point; a quoted line is never empty.
-        SourceSpan::new(start.into(), len.max(1))
+        let at = anchor(&self.text[start..start + len]);
+        let width = self.text[start + at..]
+            .chars()
+            .next()
+            .map_or(1, char::len_utf8);
+        SourceSpan::new((start + at).into(), width)
+    }
+
+    /// How wide a label may be: the width less the gutter (the widest line
+    /// number, and ` │ `) and the label's connector.
+    fn label_width(&self) -> usize {
+        (WIDTH - self.gutter() - 2 - "╰── ".chars().count()).max(MIN_ROOM)
+    }
+
+    fn gutter(&self) -> usize {
+        gutter(self.lines.keys().copied())
     }
 }
 
-/// The line at `location` as quoted.
-fn quote(source: &SourceInfo, location: Location) -> String {
+/// The line at `location` as quoted, in at most `room` characters.
+fn quote(source: &SourceInfo, location: Location, room: usize) -> String {
     let Some(text) = source.text else {
         return "(line not available)".to_string();
     };
@@ -66,9 +84,9 @@ fn quote(source: &SourceInfo, location: Location) -> String {
         Some(bytes)
             if location.offset > 0 && text.bytes()[location.offset as usize - 1] != b'\n' =>
         {
-            format!("… {}", display_bytes(bytes, MAX_LINE_CHARS))
+            format!("… {}", display_bytes(bytes, room - 4))
         }
-        Some(bytes) => quote_line(bytes),
+        Some(bytes) => quote_line(bytes, room),
         None => "(line not available)".to_string(),
     }
 }
@@ -76,17 +94,47 @@ fn quote(source: &SourceInfo, location: Location) -> String {
 /// A whole line as quoted. A long line starts where its message does: at the
 /// `"msg"` member of a canonical envelope, or at the first `{` of a log line
 /// (after its timestamp and markers), so the JSON-RPC message fills the width.
-fn quote_line(bytes: &[u8]) -> String {
-    if bytes.len() > MAX_LINE_CHARS {
+fn quote_line(bytes: &[u8], room: usize) -> String {
+    if bytes.len() > room - 2 {
         // Only the line's head is searched: the envelope's members and a log
         // line's prefix are short, and a line is quoted once per finding on it.
         let head = &bytes[..bytes.len().min(HEAD_BYTES)];
         let start = memchr::memmem::find(head, b"\"msg\":").or_else(|| memchr::memchr(b'{', head));
         if let Some(at) = start.filter(|at| *at > 0) {
-            return format!("… {}", display_bytes(&bytes[at..], MAX_LINE_CHARS));
+            return format!("… {}", display_bytes(&bytes[at..], room - 4));
         }
     }
-    display_bytes(bytes, MAX_LINE_CHARS)
+    display_bytes(bytes, room - 2)
+}
+
+/// Where a quoted line's label points: its first character after a cut
+/// (`… `), so the label starts at the left and has the width to itself.
+fn anchor(shown: &str) -> usize {
+    if shown.starts_with("… ") {
+        "… ".len()
+    } else {
+        0
+    }
+}
+
+/// `text` broken into lines of at most `width` characters, at spaces (a
+/// longer word keeps its own line).
+fn wrapped(text: &str, width: usize) -> String {
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut line_len = 0;
+    for word in text.split(' ') {
+        let len = word.chars().count();
+        if line_len > 0 && line_len + 1 + len > width {
+            out.push('\n');
+            line_len = 0;
+        } else if line_len > 0 {
+            out.push(' ');
+            line_len += 1;
+        }
+        out.push_str(word);
+        line_len += len;
+    }
+    out
 }
 
 impl SourceCode for Excerpt {
@@ -121,6 +169,13 @@ impl SourceCode for Excerpt {
             covered.len(),
         )))
     }
+}
+
+/// The width of the gutter miette draws for these line numbers: the widest
+/// number between two spaces, and a bar and a space.
+fn gutter(lines: impl Iterator<Item = u64>) -> usize {
+    let widest = lines.max().unwrap_or(1);
+    widest.to_string().len() + 4
 }
 
 struct Rendered<'a> {
@@ -163,21 +218,15 @@ impl MietteDiagnostic for Rendered<'_> {
         Some(Box::new(&self.help))
     }
 
-    fn url<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
-        self.diagnostic
-            .spec_url
-            .as_ref()
-            .map(|url| Box::new(url) as Box<dyn fmt::Display>)
-    }
-
     fn source_code(&self) -> Option<&dyn SourceCode> {
         Some(&self.excerpt)
     }
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
         let d = self.diagnostic;
+        let width = self.excerpt.label_width();
         let mut labels = vec![LabeledSpan::new_primary_with_span(
-            Some(primary_label(d)),
+            Some(wrapped(&primary_label(d), width)),
             self.excerpt.span(d.location.line),
         )];
         labels.extend(
@@ -186,7 +235,7 @@ impl MietteDiagnostic for Rendered<'_> {
                 .filter(|r| r.location.line != d.location.line)
                 .map(|r| {
                     LabeledSpan::new_with_span(
-                        Some(escape_controls(&r.message).into_owned()),
+                        Some(wrapped(&r.message.render(&escape_controls), width)),
                         self.excerpt.span(r.location.line),
                     )
                 }),
@@ -197,7 +246,7 @@ impl MietteDiagnostic for Rendered<'_> {
 
 fn primary_label(d: &Diagnostic) -> String {
     let mut label = match &d.label {
-        Some(label) => label.clone(),
+        Some(label) => label.to_string(),
         None => d
             .rule
             .summary
@@ -230,16 +279,21 @@ pub(super) fn write(report: &Report, color: bool, out: &mut dyn Sink) -> std::io
     let handler = GraphicalReportHandler::new_themed(theme)
         .with_links(false)
         .with_context_lines(0)
-        .with_width(100);
+        .with_width(WIDTH)
+        // A URL stays whole, to stay clickable.
+        .with_break_words(false)
+        .with_word_separator(textwrap::WordSeparator::AsciiSpace)
+        .with_word_splitter(textwrap::WordSplitter::NoHyphenation);
     for d in report.diagnostics {
         let source = &report.sources[d.location.source as usize];
-        let wanted: Vec<(u64, String)> = std::iter::once(d.location)
-            .chain(d.related.iter().map(|r| r.location))
-            .map(|loc| (loc.line, quote(source, loc)))
+        let locations = || std::iter::once(d.location).chain(d.related.iter().map(|r| r.location));
+        let room = (WIDTH - gutter(locations().map(|l| l.line)) - 1).max(MIN_ROOM);
+        let wanted: Vec<(u64, String)> = locations()
+            .map(|loc| (loc.line, quote(source, loc, room)))
             .collect();
         let mut help = d.rule.help.to_string();
         if let Some(note) = &d.note {
-            help = format!("{help}\nnote: {}", escape_controls(note));
+            help = format!("{help}\nnote: {}", note.render(&escape_controls));
         }
         if !d.quote.is_empty() {
             help = format!("{help}\nspec: \"{}\"", d.quote);
@@ -247,9 +301,12 @@ pub(super) fn write(report: &Report, color: bool, out: &mut dyn Sink) -> std::io
         if let Some(session) = &d.session {
             help = format!("{help}\nsession: {}", escape_controls(session));
         }
+        if let Some(url) = &d.spec_url {
+            help = format!("{help}\nsee: {url}");
+        }
         let rendered = Rendered {
             diagnostic: d,
-            message: escape_controls(&d.message).into_owned(),
+            message: d.text(&escape_controls),
             code: format!("{}[{}]", d.severity, d.rule.id),
             help,
             excerpt: Excerpt::new(source.name.clone(), wanted),

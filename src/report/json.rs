@@ -35,7 +35,7 @@ fn diagnostic(report: &Report, d: &Diagnostic) -> Value {
     let mut object = json!({
         "rule": d.rule.id,
         "severity": d.severity.as_str(),
-        "message": d.message,
+        "message": d.message.to_string(),
         "path": path(d.location.source),
         "line": d.location.line,
         "session": d.session.as_deref(),
@@ -43,7 +43,7 @@ fn diagnostic(report: &Report, d: &Diagnostic) -> Value {
         "related": d.related.iter().map(|r| json!({
             "path": path(r.location.source),
             "line": r.location.line,
-            "message": r.message,
+            "message": r.message.to_string(),
         })).collect::<Vec<_>>(),
         "spec": d.spec_url,
         "docs": d.rule.doc_path(),
@@ -55,6 +55,9 @@ fn diagnostic(report: &Report, d: &Diagnostic) -> Value {
     if let Some(token) = &d.progress_token {
         fields.insert("progress_token".into(), token.0.to_json());
     }
+    if let Some(pointer) = &d.pointer {
+        fields.insert("pointer".into(), pointer.as_ref().into());
+    }
     if let Some(index) = d.batch_index {
         fields.insert("batch_index".into(), index.into());
     }
@@ -63,7 +66,7 @@ fn diagnostic(report: &Report, d: &Diagnostic) -> Value {
         fields.insert("reported_by_client".into(), true.into());
     }
     if let Some(note) = &d.note {
-        fields.insert("note".into(), note.as_str().into());
+        fields.insert("note".into(), note.to_string().into());
     }
     if let Some(url) = d.rule.help_url() {
         fields.insert("help_url".into(), url.into());

@@ -82,7 +82,7 @@ fn write_suite(
         };
         writeln!(out, r#"    <testcase name="{case}" classname="{name}">"#)?;
         for d in findings {
-            let message = xml(&d.message);
+            let message = xml(&d.text(&|t| t.into()));
             writeln!(
                 out,
                 r#"      <failure type="{}" message="{}: {message}">{name}:{}: {}[{}]: {message}</failure>"#,

@@ -68,7 +68,7 @@ fn result(report: &Report, d: &Diagnostic) -> Value {
         .map(|(i, r)| {
             let mut place = location(report, r.location.source, r.location.line);
             place["id"] = i.into();
-            place["message"] = json!({"text": r.message});
+            place["message"] = json!({"text": r.message.to_string()});
             place
         })
         .collect();
@@ -76,7 +76,7 @@ fn result(report: &Report, d: &Diagnostic) -> Value {
         "ruleId": d.rule.id,
         "ruleIndex": rules::ALL.iter().position(|r| r.meta().id == d.rule.id),
         "level": level(d.severity),
-        "message": {"text": d.message},
+        "message": {"text": d.text(&|t| t.into())},
         "locations": [location(report, d.location.source, d.location.line)],
         "relatedLocations": related,
     });

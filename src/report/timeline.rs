@@ -6,7 +6,7 @@
 
 use foldhash::{HashMap, HashMapExt};
 
-use crate::event::{Body, Event, Key, KeyField, Payload, Side, Transport};
+use crate::event::{Body, Event, Key, KeyField, Location, Payload, Side, Transport};
 
 /// One request and what answered it, at positions on the session's axis.
 #[derive(Debug, Default)]
@@ -45,6 +45,8 @@ pub struct Timeline {
     pub points: Vec<Point>,
     /// Where each line of the session sits on the axis.
     pub line_at: HashMap<u64, f64>,
+    /// Each line of the session, once, in order: the report links them.
+    pub lines: Vec<Location>,
 }
 
 /// The sessions of one input, in order of first appearance.
@@ -97,7 +99,12 @@ fn session(events: &[&Event], source: u32, name: Option<&str>) -> Timeline {
         let x = at(index, event);
         timeline.last = timeline.last.max(x);
         timeline.first = timeline.first.min(x);
-        timeline.line_at.entry(event.location.line).or_insert(x);
+        if let std::collections::hash_map::Entry::Vacant(new) =
+            timeline.line_at.entry(event.location.line)
+        {
+            new.insert(x);
+            timeline.lines.push(event.location);
+        }
         place(&mut timeline, &mut open, event, x);
     }
     timeline

@@ -46,7 +46,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
     }
     let mut diagnostic = ctx.diagnostic(
         &META,
-        format!(
+        words!(
             "initialize is sent inside a batch of {} messages; it must travel alone",
             batch.len
         ),

@@ -43,14 +43,11 @@ fn check(ctx: &Ctx, out: &mut Out) {
     let (Some(batch), None) = (peer.unanswered_batch, peer.unreadable.last()) else {
         return;
     };
-    let code = code.map_or(String::new(), |c| format!(" {c}"));
+    let code = code.map_or(words!(""), |c| words!(" {}", c));
     out.push(
         ctx.diagnostic(
             &META,
-            format!(
-                "{from} answers the {}'s batch with error{code} and a null id instead of answering its messages",
-                from.peer()
-            ),
+            words!("{} answers the {}'s batch with error{} and a null id instead of answering its messages", from, from.peer(), code),
         )
         .with_related(batch, "the batch"),
     );

@@ -34,7 +34,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
     }
     out.push(ctx.diagnostic(
         &META,
-        format!(
+        words!(
             "{} mixes responses with requests or notifications",
             describe_batch(&batch, from)
         ),

@@ -33,8 +33,9 @@ fn check(ctx: &Ctx, out: &mut Out) {
     let mut diagnostic = ctx
         .diagnostic(
             &META,
-            format!(
-                "{from} cancels request {} after the {} answered it",
+            words!(
+                "{} cancels request {} after the {} answered it",
+                from,
                 request.id,
                 from.peer()
             ),
@@ -42,7 +43,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
         .with_request_id(request.id)
         .with_related(
             request.location,
-            format!("{} was sent here", describe_request(from, request)),
+            words!("{} was sent here", describe_request(from, request)),
         );
     if let Some(response) = request.response {
         diagnostic = diagnostic.with_related(response, "answered here");

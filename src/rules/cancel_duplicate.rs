@@ -33,7 +33,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
     let mut diagnostic = ctx
         .diagnostic(
             &META,
-            format!("{from} cancels request {} a second time", request.id),
+            words!("{} cancels request {} a second time", from, request.id),
         )
         .with_request_id(request.id);
     if let Some(first) = request.cancel.map(|c| c.location) {

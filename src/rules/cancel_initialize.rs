@@ -44,7 +44,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
     let diagnostic = ctx
         .diagnostic(
             &META,
-            format!("client {verb} its initialize request {}", request.id),
+            words!("client {} its initialize request {}", verb, request.id),
         )
         .with_request_id(request.id)
         .with_related(request.location, "initialize was sent here");

@@ -28,7 +28,10 @@ fn check(ctx: &Ctx, out: &mut Out) {
     if let Facts::Cancel(CancelTarget::Malformed(why)) = &ctx.facts {
         out.push(ctx.diagnostic(
             &META,
-            format!("malformed cancellation: {why}; the receiver will ignore it"),
+            words!(
+                "malformed cancellation: {}; the receiver will ignore it",
+                why
+            ),
         ));
     }
 }

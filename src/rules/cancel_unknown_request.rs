@@ -31,7 +31,11 @@ fn check(ctx: &Ctx, out: &mut Out) {
     let mut diagnostic = ctx
         .diagnostic(
             &META,
-            format!("{from} cancels request {id}, which it never sent in this session"),
+            words!(
+                "{} cancels request {}, which it never sent in this session",
+                from,
+                id
+            ),
         )
         .with_request_id(id);
     diagnostic = diagnostic.lowered_unless_proven(ctx, Severity::Info);

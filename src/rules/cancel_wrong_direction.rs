@@ -33,16 +33,18 @@ fn check(ctx: &Ctx, out: &mut Out) {
     let mut diagnostic = ctx
         .diagnostic(
             &META,
-            format!(
-                "{from} cancels request {}, which the {} issued, not the {from}",
+            words!(
+                "{} cancels request {}, which the {} issued, not the {}",
+                from,
                 request.id,
-                from.peer()
+                from.peer(),
+                from
             ),
         )
         .with_request_id(request.id)
         .with_related(
             request.location,
-            format!("{} was sent here", describe_request(from.peer(), request)),
+            words!("{} was sent here", describe_request(from.peer(), request)),
         );
     diagnostic = diagnostic.lowered_unless_proven(ctx, Severity::Warning);
     out.push(diagnostic);

@@ -60,10 +60,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
     out.push(
         ctx.diagnostic(
             &META,
-            format!(
-                "server sends {METHOD} in {} mode, but the client's elicitation capability does not declare it",
-                mode
-            ),
+            words!("server sends {} in {} mode, but the client's elicitation capability does not declare it", METHOD, mode),
         )
         .with_related(client.location, "the client's capabilities"),
     );

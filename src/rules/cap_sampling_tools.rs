@@ -58,8 +58,11 @@ fn check(ctx: &Ctx, out: &mut Out) {
     out.push(
         ctx.diagnostic(
             &META,
-            format!(
-                "server sends {METHOD} with `{member}`, but the client did not declare `{TOOLS}`"
+            words!(
+                "server sends {} with `{}`, but the client did not declare `{}`",
+                METHOD,
+                member,
+                TOOLS
             ),
         )
         .with_related(client.location, "the client's capabilities"),

@@ -59,15 +59,21 @@ fn check(ctx: &Ctx, out: &mut Out) {
     out.push(
         ctx.diagnostic(
             &META,
-            format!(
-                "{from} answers {} with a result, but never advertised the `{path}` capability",
-                describe_request(from.peer(), request)
+            words!(
+                "{} answers {} with a result, but never advertised the `{}` capability",
+                from,
+                describe_request(from.peer(), request),
+                path
             ),
         )
         .with_request_id(request.id)
         .with_related(
             advertised.location,
-            format!("the {from} advertised its capabilities here, without `{path}`"),
+            words!(
+                "the {} advertised its capabilities here, without `{}`",
+                from,
+                path
+            ),
         ),
     );
 }

@@ -45,22 +45,29 @@ fn check(ctx: &Ctx, out: &mut Out) {
         return;
     }
     let whose = if holder == from {
-        "it did not advertise".to_string()
+        words!("it did not advertise")
     } else {
-        format!("the {holder} did not advertise")
+        words!("the {} did not advertise", holder)
     };
     out.push(
         ctx.diagnostic(
             &META,
-            format!(
-                "{from} sends {}, but {whose} the `{path}` capability",
-                method
+            words!(
+                "{} sends {}, but {} the `{}` capability",
+                from,
+                method,
+                whose,
+                path
             ),
         )
         .with_severity(negotiated_severity(version))
         .with_related(
             advertised.location,
-            format!("the {holder} advertised its capabilities here, without `{path}`"),
+            words!(
+                "the {} advertised its capabilities here, without `{}`",
+                holder,
+                path
+            ),
         ),
     );
 }

@@ -4,7 +4,7 @@
 //! marked and shows what the log quoted. Those rules want
 //! [`Wants::TRANSPORT`](crate::rule::Wants::TRANSPORT) events.
 
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Words};
 use crate::event::{ClientReport, Payload, ReportedFailure, Transport};
 use crate::rule::{Ctx, RuleMeta};
 
@@ -34,15 +34,16 @@ pub(super) fn failure<'a, T>(
 pub(super) fn diagnostic(
     ctx: &Ctx,
     meta: &'static RuleMeta,
-    what: String,
+    what: impl Into<Words>,
     report: &ClientReport,
 ) -> Diagnostic {
     let message = match &report.quoted {
-        Some(quoted) => format!(
-            "the client reports: {what}: {}",
+        Some(quoted) => words!(
+            "the client reports: {}: {}",
+            what.into(),
             crate::sanitize::truncate(quoted, QUOTE_LIMIT)
         ),
-        None => format!("the client reports: {what}"),
+        None => words!("the client reports: {}", what.into()),
     };
     ctx.diagnostic(meta, message)
         .reported_by_client()

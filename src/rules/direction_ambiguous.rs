@@ -24,7 +24,10 @@ fn check(ctx: &Ctx, out: &mut Out) {
     if let Facts::Ambiguous(reason) = &ctx.facts {
         out.push(ctx.diagnostic(
             &META,
-            format!("cannot tell which side sent this message ({reason}); it is not checked"),
+            words!(
+                "cannot tell which side sent this message ({}); it is not checked",
+                reason
+            ),
         ));
     }
 }

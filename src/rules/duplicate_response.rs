@@ -33,8 +33,9 @@ fn check(ctx: &Ctx, out: &mut Out) {
     let mut diagnostic = ctx
         .diagnostic(
             &META,
-            format!(
-                "{from} answers {} a second time",
+            words!(
+                "{} answers {} a second time",
+                from,
                 describe_request(from.peer(), request)
             ),
         )

@@ -32,7 +32,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
     };
     out.push(ctx.diagnostic(
         &META,
-        format!("{from} answers with error code {code}, from the sub-range -32019 to -32000 left to legacy implementations"),
+        words!("{} answers with error code {}, from the sub-range -32019 to -32000 left to legacy implementations", from, code),
     ));
 }
 

@@ -33,7 +33,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
     };
     out.push(ctx.diagnostic(
         &META,
-        format!("{from} answers with error code {code}, which is reserved for the specification and not defined by it"),
+        words!("{} answers with error code {}, which is reserved for the specification and not defined by it", from, code),
     ));
 }
 

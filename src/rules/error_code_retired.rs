@@ -33,7 +33,13 @@ fn check(ctx: &Ctx, out: &mut Out) {
     };
     out.push(ctx.diagnostic(
         &META,
-        format!("{from} answers with error code {code} ({meaning}), which 2026-07-28 retired; use {instead}"),
+        words!(
+            "{} answers with error code {} ({}), which 2026-07-28 retired; use {}",
+            from,
+            code,
+            meaning,
+            instead
+        ),
     ));
 }
 

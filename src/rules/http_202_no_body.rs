@@ -43,15 +43,17 @@ fn check(ctx: &Ctx, out: &mut Out) {
         _ => "notifications and responses",
     };
     let answer = match (status, http.response_has_body) {
-        (202, _) => "202 with a body".to_string(),
-        (_, true) => format!("{status} with a body"),
-        (_, false) => format!("{status}"),
+        (202, _) => words!("202 with a body"),
+        (_, true) => words!("{} with a body", status),
+        (_, false) => words!("{}", status),
     };
     out.push(
         ctx.diagnostic(
             &META,
-            format!(
-                "the server accepted a POST of only {what} with {answer}, not 202 without a body"
+            words!(
+                "the server accepted a POST of only {} with {}, not 202 without a body",
+                what,
+                answer
             ),
         )
         .with_label("the exchange"),

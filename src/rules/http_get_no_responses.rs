@@ -30,11 +30,14 @@ fn check(ctx: &Ctx, out: &mut Out) {
     out.push(
         ctx.diagnostic(
             &META,
-            format!("server sends the response to {request_name} on the GET stream"),
+            words!(
+                "server sends the response to {} on the GET stream",
+                request_name
+            ),
         )
         .with_label("the response")
         .with_request_id(request.id)
-        .with_related(request.location, format!("the request, on {home}")),
+        .with_related(request.location, words!("the request, on {}", home)),
     );
 }
 

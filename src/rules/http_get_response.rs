@@ -34,8 +34,15 @@ fn check(ctx: &Ctx, out: &mut Out) {
     }
     let status = http.status.unwrap_or_default();
     let what = match content_type {
-        Some(t) => format!("the server answers the GET with {status} and Content-Type {t:?}, not an SSE stream or 405"),
-        None => format!("the server answers the GET with {status} without a Content-Type, not an SSE stream or 405"),
+        Some(t) => words!(
+            "the server answers the GET with {} and Content-Type {}, not an SSE stream or 405",
+            status,
+            crate::words::Arg::quoted(t)
+        ),
+        None => words!(
+            "the server answers the GET with {} without a Content-Type, not an SSE stream or 405",
+            status
+        ),
     };
     out.push(ctx.diagnostic(&META, what).with_label("the exchange"));
 }

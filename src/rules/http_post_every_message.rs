@@ -31,8 +31,9 @@ fn check(ctx: &Ctx, out: &mut Out) {
     out.push(
         ctx.diagnostic(
             &META,
-            format!(
-                "the client sends {messages} JSON-RPC message(s) in the body of a {}, not a POST",
+            words!(
+                "the client sends {} JSON-RPC message(s) in the body of a {}, not a POST",
+                messages,
                 http.method
             ),
         )

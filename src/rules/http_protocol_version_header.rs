@@ -40,17 +40,19 @@ fn check(ctx: &Ctx, out: &mut Out) {
     let diagnostic = match &http.protocol_version_header {
         None => ctx.diagnostic(
             &META,
-            format!(
-                "the client sends {} without MCP-Protocol-Version in a session that negotiated {version}",
-                http.method
+            words!(
+                "the client sends {} without MCP-Protocol-Version in a session that negotiated {}",
+                http.method,
+                version
             ),
         ),
         Some(header) if header.trim() != version.as_str() => ctx
             .diagnostic(
                 &META,
-                format!(
-                    "the client sends MCP-Protocol-Version {:?} in a session that negotiated {version}",
-                    header
+                words!(
+                    "the client sends MCP-Protocol-Version {} in a session that negotiated {}",
+                    crate::words::Arg::quoted(header),
+                    version
                 ),
             )
             // "The protocol version sent by the client SHOULD be the one negotiated".
@@ -60,7 +62,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
     out.push(
         diagnostic
             .with_label("the request")
-            .with_related(answered, format!("{version} was negotiated here")),
+            .with_related(answered, words!("{} was negotiated here", version)),
     );
 }
 

@@ -52,7 +52,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
     out.push(
         ctx.diagnostic(
             &META,
-            format!("the server refuses a POST of notifications or responses with a JSON-RPC error under status {}", stream.status.unwrap_or_default()),
+            words!("the server refuses a POST of notifications or responses with a JSON-RPC error under status {}", stream.status.unwrap_or_default()),
         )
         .with_label("the error")
         .with_related(stream.location, "the POST"),

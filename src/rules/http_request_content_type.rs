@@ -35,13 +35,17 @@ fn check(ctx: &Ctx, out: &mut Out) {
         return;
     }
     let answer = match content_type.filter(|t| !t.is_empty()) {
-        Some(t) => format!("{status} with Content-Type {t:?}"),
-        None => format!("{status} without a Content-Type"),
+        Some(t) => words!(
+            "{} with Content-Type {}",
+            status,
+            crate::words::Arg::quoted(t)
+        ),
+        None => words!("{} without a Content-Type", status),
     };
     out.push(
         ctx.diagnostic(
             &META,
-            format!("the server answers a POST carrying a request with {answer}, not an SSE stream or a JSON body"),
+            words!("the server answers a POST carrying a request with {}, not an SSE stream or a JSON body", answer),
         )
         .with_label("the exchange"),
     );

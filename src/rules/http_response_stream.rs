@@ -31,12 +31,12 @@ fn check(ctx: &Ctx, out: &mut Out) {
     out.push(
         ctx.diagnostic(
             &META,
-            format!("server sends the response to {request_name} on the stream of another request ({here})"),
+            words!("server sends the response to {} on the stream of another request ({})", request_name, here),
         )
         .with_note("the request's own SSE stream should carry its response; the spec does not forbid another POST stream outright")
         .with_label("the response")
         .with_request_id(request.id)
-        .with_related(request.location, format!("the request, on {home}")),
+        .with_related(request.location, words!("the request, on {}", home)),
     );
 }
 

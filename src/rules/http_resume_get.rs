@@ -34,8 +34,9 @@ fn check(ctx: &Ctx, out: &mut Out) {
     out.push(
         ctx.diagnostic(
             &META,
-            format!(
-                "the client sends Last-Event-ID {last:?} on a {}, not on a GET",
+            words!(
+                "the client sends Last-Event-ID {} on a {}, not on a GET",
+                crate::words::Arg::quoted(last),
                 http.method
             ),
         )

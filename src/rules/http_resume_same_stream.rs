@@ -33,11 +33,11 @@ fn check(ctx: &Ctx, out: &mut Out) {
     out.push(
         ctx.diagnostic(
             &META,
-            format!("server replays the response to {request_name} on a resumption of {resumed}, but the request's stream is {home}"),
+            words!("server replays the response to {} on a resumption of {}, but the request's stream is {}", request_name, resumed, home),
         )
         .with_label("the response")
         .with_request_id(request.id)
-        .with_related(request.location, format!("the request, on {home}")),
+        .with_related(request.location, words!("the request, on {}", home)),
     );
 }
 

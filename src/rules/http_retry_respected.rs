@@ -52,7 +52,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
     out.push(
         ctx.diagnostic(
             &META,
-            format!("the client reconnects {} ms after the stream ended, but the server asked for retry {retry} ms", waited.max(0.0).round()),
+            words!("the client reconnects {} ms after the stream ended, but the server asked for retry {} ms", waited.max(0.0).round(), retry),
         )
         .with_label("the request")
         .with_related(previous.location, "the stream that set retry"),

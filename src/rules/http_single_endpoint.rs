@@ -35,11 +35,11 @@ fn check(ctx: &Ctx, out: &mut Out) {
     out.push(
         ctx.diagnostic(
             &META,
-            format!(
-                "the client sends {} to {:?}, but the session's MCP endpoint is {:?}",
+            words!(
+                "the client sends {} to {}, but the session's MCP endpoint is {}",
                 http.method,
-                http.path(),
-                endpoint.as_str()
+                crate::words::Arg::quoted(http.path()),
+                crate::words::Arg::quoted(endpoint.as_str())
             ),
         )
         .with_label("the request")

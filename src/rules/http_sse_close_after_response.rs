@@ -43,8 +43,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
     out.push(
         ctx.diagnostic(
             &META,
-            "the server goes on sending on a POST's SSE stream after the response it carries"
-                .to_string(),
+            "the server goes on sending on a POST's SSE stream after the response it carries",
         )
         .with_label("after the response")
         .with_related(stream.location, "the POST"),

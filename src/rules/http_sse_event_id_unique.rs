@@ -40,12 +40,15 @@ fn check(ctx: &Ctx, out: &mut Out) {
         let mut diagnostic = ctx
             .diagnostic(
                 &META,
-                format!("the server uses SSE event id {id:?} a second time in the session"),
+                words!(
+                    "the server uses SSE event id {} a second time in the session",
+                    crate::words::Arg::quoted(id)
+                ),
             )
             .with_label("the stream");
         if let Some(seen) = earlier {
             diagnostic =
-                diagnostic.with_related(seen.location, format!("first used on {}", seen.stream));
+                diagnostic.with_related(seen.location, words!("first used on {}", seen.stream));
         }
         // One finding per stream.
         return out.push(diagnostic);

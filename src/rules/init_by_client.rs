@@ -41,11 +41,8 @@ fn check(ctx: &Ctx, out: &mut Out) {
         return;
     }
     out.push(
-        ctx.diagnostic(
-            &META,
-            format!("initialize params lack {}", listed(&missing)),
-        )
-        .with_request_id_of(message),
+        ctx.diagnostic(&META, words!("initialize params lack {}", listed(&missing)))
+            .with_request_id_of(message),
     );
 }
 

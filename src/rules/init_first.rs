@@ -40,9 +40,13 @@ fn check(ctx: &Ctx, out: &mut Out) {
     out.push(
         ctx.diagnostic(
             &META,
-            format!("initialize is not the first interaction of the session: the {side} sent {method} before it"),
+            words!(
+                "initialize is not the first interaction of the session: the {} sent {} before it",
+                side,
+                method
+            ),
         )
-        .with_related(*earlier, format!("the {side} sent {method} here")),
+        .with_related(*earlier, words!("the {} sent {} here", side, method)),
     );
 }
 

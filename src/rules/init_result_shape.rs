@@ -53,7 +53,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
     out.push(
         ctx.diagnostic(
             &META,
-            format!("the initialize result lacks {}", listed(&missing)),
+            words!("the initialize result lacks {}", listed(&missing)),
         )
         .with_request_id(request.id)
         .with_related(request.location, "initialize was sent here"),

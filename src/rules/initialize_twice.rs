@@ -40,7 +40,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
     out.push(
         ctx.diagnostic(
             &META,
-            "client sends initialize again although the session is already initialized".into(),
+            "client sends initialize again although the session is already initialized",
         )
         .with_related(*first, "the first initialize was sent here")
         .with_related(answered, "and succeeded here"),

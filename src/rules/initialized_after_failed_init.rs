@@ -33,7 +33,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
     out.push(
         ctx.diagnostic(
             &META,
-            "client sends notifications/initialized although initialize failed".into(),
+            "client sends notifications/initialized although initialize failed",
         )
         .with_related(failed, "the server answered initialize with an error here"),
     );

@@ -36,7 +36,7 @@ fn session_end(session: &Session, out: &mut Out) {
             (Some((at, method)), None) => (
                 *at,
                 Severity::Error,
-                format!(
+                words!(
                     "client sends {} but never sent notifications/initialized",
                     method
                 ),
@@ -45,7 +45,7 @@ fn session_end(session: &Session, out: &mut Out) {
             (Some((at, method)), Some(initialized)) => (
                 *at,
                 Severity::Warning,
-                format!(
+                words!(
                     "client sends {} before it sent notifications/initialized",
                     method
                 ),
@@ -56,7 +56,7 @@ fn session_end(session: &Session, out: &mut Out) {
             (None, None) => (
                 result,
                 Severity::Info,
-                "the trace ends before the client sent notifications/initialized".to_string(),
+                words!("the trace ends before the client sent notifications/initialized"),
                 (result, "the server answered initialize here"),
             ),
             (None, Some(_)) => return,

@@ -26,7 +26,7 @@ pub static RULE: Rule = Rule::on_events(&META, check);
 
 fn check(ctx: &Ctx, out: &mut Out) {
     if let Payload::Unreadable(Unreadable::Json(why)) = &ctx.event.payload {
-        out.push(ctx.diagnostic(&META, why.clone()));
+        out.push(ctx.diagnostic(&META, words!("{}", why)));
     }
 }
 

@@ -31,7 +31,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
     let problems: Vec<String> = message.problems.iter().map(ToString::to_string).collect();
     out.push(ctx.diagnostic(
         &META,
-        format!("invalid JSON-RPC message: {}", problems.join("; ")),
+        words!("invalid JSON-RPC message: {}", problems.join("; ")),
     ));
 }
 

@@ -8,7 +8,7 @@ use std::fmt;
 use serde::de::{IgnoredAny, MapAccess, Visitor};
 use serde::Deserialize;
 
-use crate::diagnostic::Severity;
+use crate::diagnostic::{Arg, Severity, Words};
 use crate::event::{Body, META_MEMBER};
 use crate::protocol::{meta, SpecPage, Version, Versions};
 use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
@@ -36,15 +36,15 @@ pub static RULE: Rule = Rule::on_events(&META, check);
 /// reserved prefix the revision does not define, as findings show them.
 #[derive(Default)]
 struct OddKeys {
-    malformed: Vec<String>,
-    unknown: Vec<String>,
+    malformed: Vec<Words>,
+    unknown: Vec<Words>,
 }
 
 impl OddKeys {
     /// Sorts one key; a well-formed key costs no allocation.
     fn note(&mut self, key: &str, version: Version) {
         if let Some(problem) = meta::key_problem(key) {
-            self.malformed.push(format!("{}: {problem}", quoted(key)));
+            self.malformed.push(words!("{}: {}", quoted(key), problem));
         } else if meta::is_reserved(key, version) && !meta::is_known_reserved(key, version) {
             self.unknown.push(quoted(key));
         }
@@ -93,16 +93,17 @@ fn check(ctx: &Ctx, out: &mut Out) {
     if !odd.malformed.is_empty() {
         out.push(ctx.diagnostic(
             &META,
-            format!("malformed _meta key {}", odd.malformed.join("; ")),
+            words!("malformed _meta key {}", Words::joined(odd.malformed, "; ")),
         ));
     }
     if !odd.unknown.is_empty() {
         out.push(
             ctx.diagnostic(
                 &META,
-                format!(
-                    "_meta key {} uses a prefix reserved for MCP, but {version} defines no such key",
-                    odd.unknown.join(", ")
+                words!(
+                    "_meta key {} uses a prefix reserved for MCP, but {} defines no such key",
+                    Words::joined(odd.unknown, ", "),
+                    version
                 ),
             )
             .with_severity(Severity::Info),
@@ -151,8 +152,8 @@ fn odd_keys(text: &str, version: Version) -> OddKeys {
 }
 
 /// A key as a finding shows it: quoted (the report escapes it).
-fn quoted(key: &str) -> String {
-    format!("\"{key}\"")
+fn quoted(key: &str) -> Words {
+    words!("{}", Arg::quoted(key))
 }
 
 #[cfg(test)]

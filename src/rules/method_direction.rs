@@ -43,13 +43,15 @@ fn check(ctx: &Ctx, out: &mut Out) {
     if allowed {
         return;
     }
-    let during = version.map_or(String::new(), |v| format!(" in {v}"));
+    let during = version.map_or(words!(""), |v| words!(" in {}", v));
     out.push(ctx.diagnostic(
         &META,
-        format!(
-            "{from} sends {}, which only the {} may send{during}",
+        words!(
+            "{} sends {}, which only the {} may send{}",
+            from,
             method,
-            from.peer()
+            from.peer(),
+            during
         ),
     ));
 }

@@ -47,13 +47,8 @@ fn check(ctx: &Ctx, out: &mut Out) {
         }
     }
     let text = match extension {
-        Some((_, id)) => format!(
-            "{from} sends {method}, which {version} defines only in the extension {id}, and the session did not advertise it in capabilities.extensions"
-        ),
-        None => format!(
-            "{from} sends {method}, which is not a method of {version} (it exists in {})",
-            methods::versions_of(method).describe()
-        ),
+        Some((_, id)) => words!("{} sends {}, which {} defines only in the extension {}, and the session did not advertise it in capabilities.extensions", from, method, version, id),
+        None => words!("{} sends {}, which is not a method of {} (it exists in {})", from, method, version, methods::versions_of(method).describe()),
     };
     out.push(
         ctx.diagnostic(&META, text)

@@ -87,7 +87,7 @@ mod version_client_disconnect;
 mod version_http_header_invalid_400;
 mod version_server_response;
 
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::{Arg, Diagnostic, Severity, Words};
 use crate::engine::Session;
 use crate::event::{Location, Side};
 use crate::rule::{Ctx, Out, Rule, RuleMeta};
@@ -194,7 +194,7 @@ pub fn new_diagnostic(
     meta: &'static RuleMeta,
     session: &Session,
     location: Location,
-    message: String,
+    message: Words,
 ) -> Diagnostic {
     Diagnostic::new(
         meta,
@@ -339,10 +339,11 @@ pub(crate) fn accept_diagnostic(
     let (first, _) = missing.first()?;
     let names: Vec<&str> = missing.iter().map(|(m, _)| *m).collect();
     let what = match accept {
-        None => format!("the client sends {} without an Accept header", http.method),
-        Some(accept) => format!(
-            "the client sends {} with Accept {accept:?}, which does not list {}",
+        None => words!("the client sends {} without an Accept header", http.method),
+        Some(accept) => words!(
+            "the client sends {} with Accept {}, which does not list {}",
             http.method,
+            crate::words::Arg::quoted(accept),
             names.join(" and ")
         ),
     };
@@ -350,16 +351,17 @@ pub(crate) fn accept_diagnostic(
     Some(match missing.iter().all(|(_, wildcard)| *wildcard) {
         true => diagnostic
             .with_severity(Severity::Warning)
-            .with_note(format!(
-                "a wildcard admits {first}, but the spec asks for it by name"
+            .with_note(words!(
+                "a wildcard admits {}, but the spec asks for it by name",
+                first
             )),
         false => diagnostic,
     })
 }
 
 /// How a side names a request in messages: "client request 3 (tools/call)".
-pub(crate) fn describe_request(side: Side, request: &crate::engine::RequestView) -> String {
-    format!("{side} request {} ({})", request.id, request.method)
+pub(crate) fn describe_request(side: Side, request: &crate::engine::RequestView) -> Words {
+    words!("{} request {} ({})", side, request.id, request.method)
 }
 
 /// The member names of a JSON object as written, sorted; `None` when the
@@ -372,14 +374,13 @@ pub(crate) fn object_keys(member: Option<&crate::event::Json>) -> Option<Vec<Str
 
 /// The members of an object other than `_meta`, quoted and listed for a
 /// message (`"a" and "b"`); `None` when there are none or it is no object.
-pub(crate) fn members_besides_meta(member: Option<&crate::event::Json>) -> Option<String> {
-    let names: Vec<String> = object_keys(member)?
+pub(crate) fn members_besides_meta(member: Option<&crate::event::Json>) -> Option<Words> {
+    let names: Vec<Words> = object_keys(member)?
         .into_iter()
         .filter(|name| name != "_meta")
-        .map(|name| format!("{name:?}"))
+        .map(|name| words!("{}", Arg::quoted(&name)))
         .collect();
-    let names: Vec<&str> = names.iter().map(String::as_str).collect();
-    (!names.is_empty()).then(|| listed(&names))
+    (!names.is_empty()).then(|| Words::listed(names))
 }
 
 /// The names of `required` that the object `member` lacks (all of them when
@@ -397,12 +398,8 @@ pub(crate) fn missing_members(
 }
 
 /// Names as a reader lists them: `a`, `a and b`, `a, b and c`.
-pub(crate) fn listed(names: &[&str]) -> String {
-    match names {
-        [] => String::new(),
-        [only] => (*only).to_string(),
-        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
-    }
+pub(crate) fn listed(names: &[&str]) -> Words {
+    Words::listed(names.iter().map(|name| words!("{}", name)).collect())
 }
 
 /// The revision a method is judged in: the one the message is read in,
@@ -476,22 +473,24 @@ pub(crate) fn opened_batch(ctx: &Ctx) -> Option<(crate::event::Batch, Option<Sid
 
 /// A batch as findings name it: "the client's batch of 3 messages (2
 /// requests, 1 notification)".
-pub(crate) fn describe_batch(batch: &crate::event::Batch, from: Option<Side>) -> String {
-    let whose = from.map_or("a".to_string(), |side| format!("the {side}'s"));
-    let kinds: Vec<String> = [
+pub(crate) fn describe_batch(batch: &crate::event::Batch, from: Option<Side>) -> Words {
+    let whose = from.map_or(words!("a"), |side| words!("the {}'s", side));
+    let kinds: Vec<Words> = [
         (batch.requests, "request"),
         (batch.notifications, "notification"),
         (batch.responses, "response"),
     ]
     .into_iter()
     .filter(|(n, _)| *n > 0)
-    .map(|(n, kind)| format!("{n} {kind}{}", if n == 1 { "" } else { "s" }))
+    .map(|(n, kind)| words!("{} {}{}", n, kind, if n == 1 { "" } else { "s" }))
     .collect();
-    format!(
-        "{whose} batch of {} message{} ({})",
+    let plural = if batch.len == 1 { "" } else { "s" };
+    words!(
+        "{} batch of {} message{} ({})",
+        whose,
         batch.len,
-        if batch.len == 1 { "" } else { "s" },
-        kinds.join(", ")
+        plural,
+        Words::joined(kinds, ", ")
     )
 }
 
@@ -504,17 +503,10 @@ pub(crate) fn report_batch(ctx: &Ctx, out: &mut Out, meta: &'static RuleMeta, wh
     if batch.initialize.is_some() {
         return;
     }
-    out.push(ctx.diagnostic(meta, format!("{}: {why}", describe_batch(&batch, from))));
+    out.push(ctx.diagnostic(meta, words!("{}: {}", describe_batch(&batch, from), why)));
 }
 
-/// A JSON number as people write it: `3`, `0.5`, `1e-300`.
-pub(crate) fn number(value: f64) -> String {
-    if value.fract() == 0.0 && value.abs() < 1e15 {
-        format!("{}", value as i64)
-    } else {
-        format!("{value:?}")
-    }
-}
+pub(crate) use crate::words::number;
 
 /// Helpers for the unit tests of the rules.
 #[cfg(test)]

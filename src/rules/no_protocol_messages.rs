@@ -27,7 +27,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
     if let Payload::Transport(Transport::NoMessages(client)) = &ctx.event.payload {
         out.push(ctx.diagnostic(
             &META,
-            format!("this {client} log holds no protocol messages and no failure the client reported; nothing could be checked"),
+            words!("this {} log holds no protocol messages and no failure the client reported; nothing could be checked", client),
         ));
     }
 }

@@ -37,7 +37,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
     };
     let mut diagnostic = ctx.diagnostic(
         &META,
-        format!("notification {} is sent with id {shown}", method),
+        words!("notification {} is sent with id {}", method, shown),
     );
     if let KeyField::Valid(id) = id {
         diagnostic = diagnostic.with_request_id(id);

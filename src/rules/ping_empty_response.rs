@@ -38,16 +38,17 @@ fn check(ctx: &Ctx, out: &mut Out) {
             };
             ctx.diagnostic(
                 &META,
-                format!(
-                    "the result of ping {} is not empty: it has {extra}",
-                    request.id
+                words!(
+                    "the result of ping {} is not empty: it has {}",
+                    request.id,
+                    extra
                 ),
             )
         }
         Outcome::Error { .. } => ctx
             .diagnostic(
                 &META,
-                format!(
+                words!(
                     "ping {} is answered with an error, not an empty result",
                     request.id
                 ),

@@ -30,10 +30,10 @@ fn check(ctx: &Ctx, out: &mut Out) {
     }
     let params = message.members.params.as_ref();
     let what = match super::members_besides_meta(params) {
-        Some(extra) => format!("ping has params {extra}"),
+        Some(extra) => words!("ping has params {}", extra),
         // Positional params: only an empty array carries nothing.
         None if params.is_some_and(|p| p.text().starts_with('[') && p.text() != "[]") => {
-            "ping has positional params".to_string()
+            words!("ping has positional params")
         }
         None => return,
     };

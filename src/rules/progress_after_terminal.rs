@@ -36,8 +36,9 @@ fn check(ctx: &Ctx, out: &mut Out) {
             let mut diagnostic = ctx
                 .diagnostic(
                     &META,
-                    format!(
-                        "{from} sends progress after it answered {}",
+                    words!(
+                        "{} sends progress after it answered {}",
+                        from,
                         describe_request(from.peer(), request)
                     ),
                 )
@@ -59,8 +60,9 @@ fn check(ctx: &Ctx, out: &mut Out) {
             let diagnostic = ctx
                 .diagnostic(
                     &META,
-                    format!(
-                        "{from} sends progress after the {} cancelled {}",
+                    words!(
+                        "{} sends progress after the {} cancelled {}",
+                        from,
                         from.peer(),
                         describe_request(from.peer(), request)
                     ),

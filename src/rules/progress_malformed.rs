@@ -1,6 +1,6 @@
 //! `progress-malformed`: a progress notification with a missing or non-numeric value.
 
-use crate::diagnostic::Severity;
+use crate::diagnostic::{Severity, Words};
 use crate::event::{Body, NumberField};
 use crate::protocol::{fields, SpecPage, Versions};
 use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
@@ -34,31 +34,34 @@ fn check(ctx: &Ctx, out: &mut Out) {
     }
     let mut problems = Vec::new();
     if params.not_object {
-        problems.push("params is not an object".to_string());
+        problems.push(words!("params is not an object"));
     } else {
         if params.progress_token.is_none() {
-            problems.push("progressToken is missing".into());
+            problems.push(words!("progressToken is missing"));
         }
         match params.progress {
-            NumberField::Absent => problems.push("progress is missing".into()),
+            NumberField::Absent => problems.push(words!("progress is missing")),
             NumberField::Invalid(kind) => {
-                problems.push(format!("progress is {}, not a number", kind.describe()))
+                problems.push(words!("progress is {}, not a number", kind.describe()))
             }
             NumberField::Number(_) => {}
         }
         if let NumberField::Invalid(kind) = params.total {
-            problems.push(format!("total is {}, not a number", kind.describe()));
+            problems.push(words!("total is {}, not a number", kind.describe()));
         }
         // Before 2025-03-26 `message` is an extra member, and may hold anything.
         let defined = fields::PROGRESS_MESSAGE.covers(ctx.versions);
         if let (Some(kind), true) = (params.message_invalid, defined) {
-            problems.push(format!("message is {}, not a string", kind.describe()));
+            problems.push(words!("message is {}, not a string", kind.describe()));
         }
     }
     if !problems.is_empty() {
         out.push(ctx.diagnostic(
             &META,
-            format!("malformed progress notification: {}", problems.join("; ")),
+            words!(
+                "malformed progress notification: {}",
+                Words::joined(problems, "; ")
+            ),
         ));
     }
 }

@@ -50,7 +50,14 @@ fn check(ctx: &Ctx, out: &mut Out) {
     };
     let mut diagnostic = ctx.diagnostic(
         &META,
-        format!("{from} progress for token {token} {how} {shown_previous} to {shown}"),
+        words!(
+            "{} progress for token {} {} {} to {}",
+            from,
+            token,
+            how,
+            shown_previous,
+            shown
+        ),
     );
     if request.last_progress_stream != ctx.event.stream.as_deref() {
         // Two streams: the order the capture shows may not be the order sent.
@@ -64,7 +71,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
             .with_request_id(request.id)
             .with_related(
                 previous_location,
-                format!("previous progress {shown_previous} here"),
+                words!("previous progress {} here", shown_previous),
             ),
     );
 }

@@ -41,7 +41,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
     if let Some(KeyField::Invalid(kind)) = field {
         out.push(ctx.diagnostic(
             &META,
-            format!("{place} is {}, not a string or integer", kind.describe()),
+            words!("{} is {}, not a string or integer", place, kind.describe()),
         ));
     }
 }

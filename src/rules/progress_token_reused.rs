@@ -36,8 +36,9 @@ fn check(ctx: &Ctx, out: &mut Out) {
     out.push(
         ctx.diagnostic(
             &META,
-            format!(
-                "progress token {token} is still active for {}",
+            words!(
+                "progress token {} is still active for {}",
+                token,
                 describe_request(from, &holder)
             ),
         )

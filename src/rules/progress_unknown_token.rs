@@ -39,8 +39,10 @@ fn unknown(ctx: &Ctx, out: &mut Out) {
     let mut diagnostic = ctx
         .diagnostic(
             &META,
-            format!(
-                "{from} sends progress for token {token}, which no request of the {} carried",
+            words!(
+                "{} sends progress for token {}, which no request of the {} carried",
+                from,
+                token,
                 from.peer()
             ),
         )
@@ -59,9 +61,12 @@ fn reported(ctx: &Ctx, out: &mut Out) {
     };
     let what = match token {
         Some(token) => {
-            format!("the server sends progress for token {token}, which it does not know")
+            words!(
+                "the server sends progress for token {}, which it does not know",
+                token
+            )
         }
-        None => "the server sends progress for a token it does not know".into(),
+        None => words!("the server sends progress for a token it does not know"),
     };
     let diagnostic = client_reported::diagnostic(ctx, &META, what, report)
         .with_note("the token may belong to a request that was already answered or cancelled (then it is progress after the end of the request)");

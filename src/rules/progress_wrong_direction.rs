@@ -34,8 +34,10 @@ fn check(ctx: &Ctx, out: &mut Out) {
     out.push(
         ctx.diagnostic(
             &META,
-            format!(
-                "{from} sends progress for token {token} of its own {}",
+            words!(
+                "{} sends progress for token {} of its own {}",
+                from,
+                token,
                 describe_request(from, request)
             ),
         )
@@ -43,7 +45,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
         .with_request_id(request.id)
         .with_related(
             request.location,
-            format!("the {from} asked for progress with this token here"),
+            words!("the {} asked for progress with this token here", from),
         ),
     );
 }

@@ -42,15 +42,28 @@ fn check(ctx: &Ctx, out: &mut Out) {
         // The client waits for the initialize response even if it sent
         // `initialized` too early.
         (Side::Client, None, _) => (
-            format!("client sends {method} before the server has answered initialize"),
-            (*init_location, "initialize was sent here and is not answered yet"),
+            words!(
+                "client sends {} before the server has answered initialize",
+                method
+            ),
+            (
+                *init_location,
+                "initialize was sent here and is not answered yet",
+            ),
         ),
         (_, Some((answered, false)), _) => (
-            format!("{from} sends {method} although initialize failed, so the session was never initialized"),
+            words!(
+                "{} sends {} although initialize failed, so the session was never initialized",
+                from,
+                method
+            ),
             (answered, "initialize failed here"),
         ),
         (Side::Server, _, None) => (
-            format!("server sends {method} before the client sent notifications/initialized"),
+            words!(
+                "server sends {} before the client sent notifications/initialized",
+                method
+            ),
             (*init_location, "the session started here"),
         ),
         // A client request between the result and notifications/initialized

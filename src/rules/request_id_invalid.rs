@@ -42,10 +42,11 @@ fn check(ctx: &Ctx, out: &mut Out) {
     };
     out.push(ctx.diagnostic(
         &META,
-        format!(
-            "{} request {} has an id that is {what}, not a string or integer",
+        words!(
+            "{} request {} has an id that is {}, not a string or integer",
             ctx.from.map_or("a", |s| s.as_str()),
-            method
+            method,
+            what
         ),
     ));
 }

@@ -32,16 +32,18 @@ fn check(ctx: &Ctx, out: &mut Out) {
     let Some(earlier) = facts.earlier else { return };
     let (message, label) = if ctx.version.map(Version::era) == Some(Era::Stateless) {
         (
-            format!(
-                "{from} reuses request id {} while its earlier request with that id is unanswered",
+            words!(
+                "{} reuses request id {} while its earlier request with that id is unanswered",
+                from,
                 earlier.id
             ),
             "the id of a request still waiting for its response",
         )
     } else {
         (
-            format!(
-                "{from} reuses request id {}, already used in this session",
+            words!(
+                "{} reuses request id {}, already used in this session",
+                from,
                 earlier.id
             ),
             "an id already used in this session",
@@ -53,7 +55,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
             .with_request_id(earlier.id)
             .with_related(
                 earlier.location,
-                format!(
+                words!(
                     "{} first used the id here",
                     describe_request(from, &earlier)
                 ),

@@ -37,8 +37,9 @@ fn check(ctx: &Ctx, out: &mut Out) {
     out.push(
         ctx.diagnostic(
             &META,
-            format!(
-                "{from} answers {} after the {} cancelled it",
+            words!(
+                "{} answers {} after the {} cancelled it",
+                from,
                 describe_request(from.peer(), request),
                 from.peer()
             ),

@@ -46,12 +46,12 @@ fn check(ctx: &Ctx, out: &mut Out) {
                 return; // an error about a message whose id could not be read
             }
             let message = if is_result {
-                format!("{from} sends a success result with a null id; it can only answer a notification")
-            } else {
-                format!(
-                    "{from} sends an error with a null id, but the {} sent no message whose id could not be read",
-                    from.peer()
+                words!(
+                    "{} sends a success result with a null id; it can only answer a notification",
+                    from
                 )
+            } else {
+                words!("{} sends an error with a null id, but the {} sent no message whose id could not be read", from, from.peer())
             };
             out.push(ctx.diagnostic(&META, message));
         }
@@ -59,7 +59,10 @@ fn check(ctx: &Ctx, out: &mut Out) {
             out.push(
                 ctx.diagnostic(
                     &META,
-                    format!("{from} answers a notification sent with an id with a success result"),
+                    words!(
+                        "{} answers a notification sent with an id with a success result",
+                        from
+                    ),
                 )
                 .with_related(*location, "the notification, wrongly sent with an id"),
             );

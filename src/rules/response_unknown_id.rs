@@ -48,8 +48,9 @@ fn unknown(ctx: &Ctx, out: &mut Out) {
         if let ResponseTarget::InvalidId(kind) = target {
             out.push(ctx.diagnostic(
                 &META,
-                format!(
-                    "{from} sends a response whose id is {}, which can match no request",
+                words!(
+                    "{} sends a response whose id is {}, which can match no request",
+                    from,
                     kind.describe()
                 ),
             ));
@@ -62,14 +63,20 @@ fn unknown(ctx: &Ctx, out: &mut Out) {
     let mut diagnostic = ctx
         .diagnostic(
             &META,
-            format!("{from} answers request {id}, which the {peer} never sent"),
+            words!(
+                "{} answers request {}, which the {} never sent",
+                from,
+                id,
+                peer
+            ),
         )
         .with_request_id(id);
     if let Some(own) = own {
         diagnostic = diagnostic.with_related(
             own.location,
-            format!(
-                "only the {from} itself sent a request with this id: {}",
+            words!(
+                "only the {} itself sent a request with this id: {}",
+                from,
                 describe_request(from, own)
             ),
         );
@@ -87,8 +94,8 @@ fn reported(ctx: &Ctx, out: &mut Out) {
         return;
     };
     let what = match id {
-        Some(id) => format!("the server answers request {id}, which it does not know"),
-        None => "the server answers a request it does not know".into(),
+        Some(id) => words!("the server answers request {}, which it does not know", id),
+        None => words!("the server answers a request it does not know"),
     };
     let diagnostic = client_reported::diagnostic(ctx, &META, what, report)
         .with_severity(Severity::Warning)

@@ -39,7 +39,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
     out.push(
         ctx.diagnostic(
             &META,
-            format!("the client sends {} with session id {:?} after the server answered 404 for it, instead of a new initialize", http.method, id.as_str()),
+            words!("the client sends {} with session id {} after the server answered 404 for it, instead of a new initialize", http.method, crate::words::Arg::quoted(id.as_str())),
         )
         .with_label("the request")
         .with_related(at, "the server answered 404 here"),

@@ -32,8 +32,8 @@ fn check(ctx: &Ctx, out: &mut Out) {
         return;
     }
     let what = match &http.session_header {
-        Some(sent) => format!("the server answers a request of session {:?} with another Mcp-Session-Id, {assigned:?}", sent.as_str()),
-        None => format!("the server assigns the session id {assigned:?} on a response that is not the initialize response"),
+        Some(sent) => words!("the server answers a request of session {} with another Mcp-Session-Id, {}", crate::words::Arg::quoted(sent.as_str()), crate::words::Arg::quoted(assigned)),
+        None => words!("the server assigns the session id {} on a response that is not the initialize response", crate::words::Arg::quoted(assigned)),
     };
     out.push(ctx.diagnostic(&META, what).with_label("the response"));
 }

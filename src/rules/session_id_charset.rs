@@ -35,7 +35,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
     out.push(
         ctx.diagnostic(
             &META,
-            format!("the server assigns the session id {id:?}, which holds characters outside visible ASCII"),
+            words!("the server assigns the session id {}, which holds characters outside visible ASCII", crate::words::Arg::quoted(id)),
         )
         .with_label("the response"),
     );

@@ -36,17 +36,8 @@ fn check(ctx: &Ctx, out: &mut Out) {
         return;
     };
     let message = match &http.session_header {
-        None => format!(
-            "the client sends {} without Mcp-Session-Id after the server assigned {:?}",
-            http.method,
-            latest.as_str()
-        ),
-        Some(id) if !ctx.assigned_sessions.iter().any(|(a, _)| a == id) => format!(
-            "the client sends {} with Mcp-Session-Id {:?}, which the server never assigned (it assigned {:?})",
-            http.method,
-            id.as_str(),
-            latest.as_str()
-        ),
+        None => words!("the client sends {} without Mcp-Session-Id after the server assigned {}", http.method, crate::words::Arg::quoted(latest.as_str())),
+        Some(id) if !ctx.assigned_sessions.iter().any(|(a, _)| a == id) => words!("the client sends {} with Mcp-Session-Id {}, which the server never assigned (it assigned {})", http.method, crate::words::Arg::quoted(id.as_str()), crate::words::Arg::quoted(latest.as_str())),
         Some(_) => return,
     };
     out.push(

@@ -41,15 +41,19 @@ fn check(ctx: &Ctx, out: &mut Out) {
     out.push(
         ctx.diagnostic(
             &META,
-            format!(
-                "the server answers a {} without Mcp-Session-Id with {status}, not 400 Bad Request",
-                http.method
+            words!(
+                "the server answers a {} without Mcp-Session-Id with {}, not 400 Bad Request",
+                http.method,
+                status
             ),
         )
         .with_label("the exchange")
         .with_related(
             *at,
-            format!("the server assigned session {:?} here", assigned.as_str()),
+            words!(
+                "the server assigned session {} here",
+                crate::words::Arg::quoted(assigned.as_str())
+            ),
         ),
     );
 }

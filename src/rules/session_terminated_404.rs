@@ -41,11 +41,12 @@ fn check(ctx: &Ctx, out: &mut Out) {
     out.push(
         ctx.diagnostic(
             &META,
-            format!(
-                "the server answers {} with {} for session {:?}, which {ended}",
+            words!(
+                "the server answers {} with {} for session {}, which {}",
                 http.method,
                 http.status.unwrap_or_default(),
-                id.as_str()
+                crate::words::Arg::quoted(id.as_str()),
+                ended
             ),
         )
         .with_label("the exchange")

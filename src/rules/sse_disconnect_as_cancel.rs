@@ -43,14 +43,18 @@ fn check(ctx: &Ctx, out: &mut Out) {
     };
     let request_name = describe_request(from.peer(), request);
     let message = if ctx.version.map(Version::era) == Some(Era::Stateless) {
-        format!("{from} answers {request_name} after its stream closed, which cancelled it")
+        words!(
+            "{} answers {} after its stream closed, which cancelled it",
+            from,
+            request_name
+        )
     } else if matches!(
         outcome,
         Outcome::Error {
             code: Some(REQUEST_CANCELLED)
         }
     ) {
-        format!("{from} answers {request_name} with a cancellation error, but the client only dropped the stream and never sent notifications/cancelled")
+        words!("{} answers {} with a cancellation error, but the client only dropped the stream and never sent notifications/cancelled", from, request_name)
     } else {
         return;
     };

@@ -34,8 +34,9 @@ fn check(ctx: &Ctx, out: &mut Out) {
     out.push(
         ctx.diagnostic(
             &META,
-            format!(
-                "the server's SSE stream opens with a {kind:?} event before its endpoint event"
+            words!(
+                "the server's SSE stream opens with a {} event before its endpoint event",
+                crate::words::Arg::quoted(kind)
             ),
         )
         .with_label("the stream"),

@@ -35,7 +35,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
     out.push(
         ctx.diagnostic(
             &META,
-            format!("the server sends a JSON-RPC message as an SSE {kind:?} event, not a message event; clients skip it"),
+            words!("the server sends a JSON-RPC message as an SSE {} event, not a message event; clients skip it", crate::words::Arg::quoted(kind)),
         )
         .with_label("the stream"),
     );

@@ -34,10 +34,10 @@ fn check(ctx: &Ctx, out: &mut Out) {
     out.push(
         ctx.diagnostic(
             &META,
-            format!(
-                "the client POSTs to {:?}, but the server's endpoint event named {:?}",
-                http.target.as_str(),
-                endpoint.as_str()
+            words!(
+                "the client POSTs to {}, but the server's endpoint event named {}",
+                crate::words::Arg::quoted(http.target.as_str()),
+                crate::words::Arg::quoted(endpoint.as_str())
             ),
         )
         .with_label("the request")

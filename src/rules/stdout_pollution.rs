@@ -37,8 +37,9 @@ fn recorded(ctx: &Ctx, out: &mut Out) {
         out.push(
             ctx.diagnostic(
                 &META,
-                format!(
-                    "{from} wrote non-protocol output on stdout: {}",
+                words!(
+                    "{} wrote non-protocol output on stdout: {}",
+                    from,
                     crate::sanitize::truncate(seen, 120)
                 ),
             )
@@ -53,7 +54,7 @@ fn reported(ctx: &Ctx, out: &mut Out) {
         ReportedFailure::NotJson(error) => Some(error),
         _ => None,
     }) {
-        let what = format!(
+        let what = words!(
             "it could not parse a line of the server's stdout ({})",
             crate::sanitize::truncate(error, 120)
         );

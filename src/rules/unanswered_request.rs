@@ -32,8 +32,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
     if let Some(((), report)) = client_reported::failure(ctx, |f| {
         matches!(f, ReportedFailure::TimedOut).then_some(())
     }) {
-        let what =
-            "a request timed out: the server did not answer it within the client's timeout".into();
+        let what = "a request timed out: the server did not answer it within the client's timeout";
         out.push(client_reported::diagnostic(ctx, &META, what, report));
     }
 }
@@ -57,12 +56,12 @@ fn session_end(session: &Session, out: &mut Out) {
                 request.location,
                 if request.method == "initialize" {
                     // A cancellation of initialize does not count: it is not allowed.
-                    format!(
+                    words!(
                         "{} got no response before the session ended",
                         describe_request(side, &request.view())
                     )
                 } else {
-                    format!(
+                    words!(
                         "{} got neither a response nor a cancellation before the session ended",
                         describe_request(side, &request.view())
                     )
@@ -71,7 +70,7 @@ fn session_end(session: &Session, out: &mut Out) {
             .with_request_id(&request.id);
             diagnostic.from = Some(side);
             if request.unanswered_copies > 0 {
-                diagnostic = diagnostic.with_note(format!(
+                diagnostic = diagnostic.with_note(words!(
                     "{} earlier request(s) with the same id are unanswered too",
                     request.unanswered_copies
                 ));
@@ -86,7 +85,7 @@ fn session_end(session: &Session, out: &mut Out) {
             }
             if let Some(closed) = closed {
                 diagnostic = diagnostic
-                    .with_related(closed, format!("the {} closed its end here", side.peer()));
+                    .with_related(closed, words!("the {} closed its end here", side.peer()));
             }
             out.push(diagnostic);
         }
@@ -150,7 +149,7 @@ mod tests {
             .find(|d| d.rule.id == "unanswered-request")
             .expect("unanswered-request");
         assert_eq!(
-            finding.related[0].message,
+            finding.related[0].message.to_string(),
             "its stream ended before the response"
         );
     }

@@ -37,8 +37,9 @@ fn check(ctx: &Ctx, out: &mut Out) {
     };
     out.push(ctx.diagnostic(
         &META,
-        format!(
-            "{from} sends {}, which no MCP revision defines (the session speaks {})",
+        words!(
+            "{} sends {}, which no MCP revision defines (the session speaks {})",
+            from,
             method,
             speaks.describe()
         ),

@@ -37,9 +37,10 @@ fn check(ctx: &Ctx, out: &mut Out) {
         }
         out.push(ctx.diagnostic(
             &META,
-            format!(
-                "{from} names protocol version {:?}, which is no published revision; it is read as {}",
-                &named.text,
+            words!(
+                "{} names protocol version {}, which is no published revision; it is read as {}",
+                from,
+                crate::words::Arg::quoted(&named.text),
                 named.read_as
             ),
         ));

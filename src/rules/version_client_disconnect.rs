@@ -36,11 +36,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
     out.push(
         ctx.diagnostic(
             &META,
-            format!(
-                "client goes on in protocol version {:?} although it asked for {:?}",
-                answered,
-                requested
-            ),
+            words!("client goes on in protocol version {} although it asked for {}", crate::words::Arg::quoted(answered), crate::words::Arg::quoted(requested)),
         )
         .with_related(result, "the server answered the other version here")
         .with_note("the trace cannot show whether the client supports that version; if it does not, it should have disconnected"),

@@ -33,7 +33,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
     out.push(
         ctx.diagnostic(
             &META,
-            format!("the server answers a request with MCP-Protocol-Version {:?} with {}, not 400 Bad Request", header.as_str(), http.status.unwrap_or_default()),
+            words!("the server answers a request with MCP-Protocol-Version {} with {}, not 400 Bad Request", crate::words::Arg::quoted(header.as_str()), http.status.unwrap_or_default()),
         )
         .with_label("the exchange"),
     );

@@ -47,12 +47,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
     out.push(
         ctx.diagnostic(
             &META,
-            format!(
-                "server answers protocol version {:?} to a request for {:?}: allowed only if it does not support {:?}",
-                answered,
-                requested,
-                requested,
-            ),
+            words!("server answers protocol version {} to a request for {}: allowed only if it does not support {}", crate::words::Arg::quoted(answered), crate::words::Arg::quoted(requested), crate::words::Arg::quoted(requested)),
         )
         .with_request_id(request.id)
         .with_related(request.location, "the client asked for its version here"),
