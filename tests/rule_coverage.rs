@@ -559,7 +559,10 @@ fn rules_fire_alike_in_inspector_exports_and_har_captures() {
         );
         // The same rules on the same messages in a HAR capture; the HTTP
         // rules judge the synthetic exchanges themselves and are left out.
-        let protocol_rule = |id: &str| !id.starts_with("http-") && id != "session-id-required";
+        let protocol_rule = |id: &str| {
+            let family = mcp_lint::rules::find(id).map(|rule| rule.meta.family);
+            family != Some(mcp_lint::rule::Family::Http)
+        };
         assert_eq!(
             findings_by_entry(&har(&messages), Format::Har, protocol_rule),
             findings_by_entry(&canonical, Format::Canonical, protocol_rule),

@@ -83,6 +83,8 @@ mod stdout_pollution;
 mod unanswered_request;
 mod unknown_method;
 mod unknown_protocol_version;
+mod v5_http_protocol_version_header;
+mod v5_http_standard_headers;
 mod version_client_disconnect;
 mod version_http_header_invalid_400;
 mod version_server_response;
@@ -155,6 +157,8 @@ pub static ALL: &[&Rule] = &[
     &http_get_response::RULE,
     &http_get_accept::RULE,
     &http_post_accept::RULE,
+    &v5_http_standard_headers::RULE,
+    &v5_http_protocol_version_header::RULE,
     &session_id_charset::RULE,
     &session_id_at_init::RULE,
     &session_missing_400::RULE,
@@ -323,6 +327,25 @@ pub(crate) fn misrouted_response<'a>(
         (false, _) => Misrouted::OtherPost,
     };
     Some((*request, home, how))
+}
+
+/// A client's header finding (`words`) on a 2026-07-28 POST; when the
+/// server accepted the request anyway, the note says so: it must reject a
+/// mismatch with 400 Bad Request and a HeaderMismatch error.
+pub(crate) fn header_mismatch_diagnostic(
+    ctx: &Ctx,
+    meta: &'static RuleMeta,
+    http: &crate::event::HttpExchange,
+    words: crate::words::Words,
+) -> Diagnostic {
+    let diagnostic = ctx.diagnostic(meta, words).with_label("the request");
+    match http.succeeded() {
+        true => diagnostic.with_note(words!(
+            "the server accepted it with {} instead of rejecting it with 400 Bad Request",
+            http.status.unwrap_or_default()
+        )),
+        false => diagnostic,
+    }
 }
 
 /// The finding of an `Accept` header (of `meta`) that does not list
