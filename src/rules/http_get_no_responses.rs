@@ -1,6 +1,6 @@
 //! `http-get-no-responses`: a response on the GET stream, which carries none unless resuming.
 
-use super::{describe_request, Misrouted};
+use super::{describe_request, StreamKind};
 use crate::diagnostic::Severity;
 use crate::event::Side;
 use crate::protocol::spec::TRANSPORTS;
@@ -23,7 +23,7 @@ pub static META: RuleMeta = RuleMeta {
 pub static RULE: Rule = Rule::on_events(&META, check);
 
 fn check(ctx: &Ctx, out: &mut Out) {
-    let Some((request, home, Misrouted::FreshGet)) = super::misrouted_response(ctx) else {
+    let Some((request, home, StreamKind::FreshGet)) = super::misrouted_response(ctx) else {
         return;
     };
     let request_name = describe_request(Side::Client, &request);

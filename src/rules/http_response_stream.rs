@@ -1,6 +1,6 @@
 //! `http-response-stream`: a response on the stream of another POST.
 
-use super::{describe_request, Misrouted};
+use super::{describe_request, StreamKind};
 use crate::diagnostic::Severity;
 use crate::event::Side;
 use crate::protocol::spec::TRANSPORTS;
@@ -23,7 +23,7 @@ pub static META: RuleMeta = RuleMeta {
 pub static RULE: Rule = Rule::on_events(&META, check);
 
 fn check(ctx: &Ctx, out: &mut Out) {
-    let Some((request, home, Misrouted::OtherPost)) = super::misrouted_response(ctx) else {
+    let Some((request, home, StreamKind::OtherPost)) = super::misrouted_response(ctx) else {
         return;
     };
     let here = ctx.event.stream.as_deref().unwrap_or_default();

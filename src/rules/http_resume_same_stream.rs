@@ -1,7 +1,7 @@
 //! `http-resume-same-stream`: a resumed stream replaying messages of another stream.
 
 use super::describe_request;
-use super::Misrouted;
+use super::StreamKind;
 use crate::diagnostic::Severity;
 use crate::event::Side;
 use crate::protocol::spec::TRANSPORTS;
@@ -24,7 +24,7 @@ pub static META: RuleMeta = RuleMeta {
 pub static RULE: Rule = Rule::on_events(&META, check);
 
 fn check(ctx: &Ctx, out: &mut Out) {
-    let Some((request, home, Misrouted::ResumedOther)) = super::misrouted_response(ctx) else {
+    let Some((request, home, StreamKind::ResumedOther)) = super::misrouted_response(ctx) else {
         return;
     };
     let here = ctx.event.stream.as_deref().unwrap_or_default();

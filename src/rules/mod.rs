@@ -28,6 +28,8 @@ mod http_202_no_body;
 mod http_get_accept;
 mod http_get_no_responses;
 mod http_get_response;
+mod http_get_unrelated;
+mod http_no_broadcast;
 mod http_post_accept;
 mod http_post_every_message;
 mod http_protocol_version_header;
@@ -40,6 +42,7 @@ mod http_retry_respected;
 mod http_single_endpoint;
 mod http_sse_close_after_response;
 mod http_sse_event_id_unique;
+mod http_sse_related;
 mod init_by_client;
 mod init_first;
 mod init_result_shape;
@@ -174,6 +177,9 @@ pub static ALL: &[&Rule] = &[
     &session_id_required::RULE,
     &http_protocol_version_header::RULE,
     &http_response_stream::RULE,
+    &http_no_broadcast::RULE,
+    &http_get_unrelated::RULE,
+    &http_sse_related::RULE,
     &http_get_no_responses::RULE,
     &http_resume_same_stream::RULE,
     &http_reject_error_status::RULE,
@@ -286,11 +292,10 @@ pub(crate) fn streamable_exchange<'a>(ctx: &Ctx<'a>) -> Option<&'a crate::event:
     http_exchange(ctx).filter(|_| !ctx.session.http.legacy_transport)
 }
 
-/// Where a server's answer to a pending request of the client travels, when
-/// that is not the request's own stream (or a resumption of it): the
-/// request, and the stream it came on.
+/// The stream a server's message about a client request travels on, when
+/// it is not the request's own stream (or a resumption of it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Misrouted {
+pub(crate) enum StreamKind {
     /// A GET stream opened without `Last-Event-ID`.
     FreshGet,
     /// A GET stream that resumes the stream of another request.
@@ -303,7 +308,7 @@ pub(crate) enum Misrouted {
 /// how it is misrouted, if it is (Streamable HTTP only).
 pub(crate) fn misrouted_response<'a>(
     ctx: &'a Ctx,
-) -> Option<(crate::engine::RequestView<'a>, &'a str, Misrouted)> {
+) -> Option<(crate::engine::RequestView<'a>, &'a str, StreamKind)> {
     use crate::engine::{Facts, ResponseTarget};
     let (
         Facts::Response(ResponseTarget::Pending(request) | ResponseTarget::AfterCancel(request)),
@@ -312,6 +317,30 @@ pub(crate) fn misrouted_response<'a>(
     else {
         return None;
     };
+    elsewhere(ctx, request)
+}
+
+/// The server's progress of this event for a running client request, and
+/// the stream it travels on, when that is not the request's own stream (or a
+/// resumption of it) (Streamable HTTP only).
+pub(crate) fn progress_elsewhere<'a>(
+    ctx: &'a Ctx,
+) -> Option<(crate::engine::RequestView<'a>, &'a str, StreamKind)> {
+    use crate::engine::{Facts, ProgressTarget};
+    let (Facts::Progress(ProgressTarget::Active(request)), Some(Side::Server)) =
+        (&ctx.facts, ctx.from)
+    else {
+        return None;
+    };
+    elsewhere(ctx, request)
+}
+
+/// Where the server's message about `request` travels, when that is not
+/// the request's stream or a resumption of it.
+fn elsewhere<'a>(
+    ctx: &'a Ctx,
+    request: &crate::engine::RequestView<'a>,
+) -> Option<(crate::engine::RequestView<'a>, &'a str, StreamKind)> {
     let http = &ctx.session.http;
     let (here, home) = (ctx.event.stream.as_deref()?, request.stream?);
     let stream = http.streams.get(here)?;
@@ -320,13 +349,27 @@ pub(crate) fn misrouted_response<'a>(
         return None;
     }
     let how = match (stream.method == "GET", stream.resumes) {
-        (true, false) => Misrouted::FreshGet,
+        (true, false) => StreamKind::FreshGet,
         // A resumption whose stream the trace does not hold may be the request's own.
         (true, true) if stream.origin.as_ref() == here => return None,
-        (true, true) => Misrouted::ResumedOther,
-        (false, _) => Misrouted::OtherPost,
+        (true, true) => StreamKind::ResumedOther,
+        (false, _) => StreamKind::OtherPost,
     };
     Some((*request, home, how))
+}
+
+/// The stream that first carried the server's response to `request`, when
+/// this second response travels on another stream (not a resumption of it)
+/// of Streamable HTTP: one message broadcast on two streams.
+pub(crate) fn broadcast_from<'a>(
+    ctx: &Ctx<'a>,
+    request: &crate::engine::RequestView<'a>,
+) -> Option<&'a str> {
+    let http = &ctx.session.http;
+    let (here, first) = (ctx.event.stream.as_deref()?, request.response_stream?);
+    let both_http = http.streams.contains_key(here) && http.streams.contains_key(first);
+    let broadcast = both_http && !http.legacy_transport && http.distinct(here, first);
+    (broadcast && ctx.from == Some(Side::Server)).then_some(first)
 }
 
 /// A client's header finding (`words`) on a 2026-07-28 POST; when the
