@@ -128,8 +128,10 @@ impl Session {
         self.side_mut(side).unreadable.consume()
     }
 
+    /// `from` closed its end; the first close is where it did (a client
+    /// log may say so again as the connection winds down).
     pub(crate) fn note_closed(&mut self, from: Side, location: Location) {
-        self.side_mut(from).closed = Some(location);
+        self.side_mut(from).closed.get_or_insert(location);
     }
 
     /// Applies a message after the rules have seen it.

@@ -82,6 +82,7 @@ mod sse_disconnect_as_cancel;
 mod sse_endpoint_event;
 mod sse_message_events;
 mod sse_post_to_endpoint;
+mod stdio_shutdown;
 mod stdout_pollution;
 mod unanswered_request;
 mod unknown_method;
@@ -154,6 +155,7 @@ pub static ALL: &[&Rule] = &[
     &unanswered_request::RULE,
     &initialized_required::RULE,
     &http_202_no_body::RULE,
+    &stdio_shutdown::RULE,
     &http_single_endpoint::RULE,
     &http_post_every_message::RULE,
     &http_request_content_type::RULE,
