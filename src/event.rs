@@ -293,7 +293,7 @@ impl fmt::Debug for Json {
 
 impl PartialEq for Json {
     fn eq(&self, other: &Json) -> bool {
-        self.text() == other.text()
+        self.bytes() == other.bytes()
     }
 }
 
@@ -323,29 +323,30 @@ impl Json {
     }
 
     pub fn text(&self) -> &str {
-        self.text_from(0)
+        // The range was a `&str` when it was taken, so it is UTF-8.
+        std::str::from_utf8(self.bytes()).unwrap_or_default()
     }
 
-    /// The text from byte `at` on, which must start a character: only that
-    /// part is checked to be UTF-8 (it was a `&str` when it was taken).
-    fn text_from(&self, at: usize) -> &str {
+    /// The text as bytes, not checked again to be UTF-8.
+    pub fn bytes(&self) -> &[u8] {
         match &self.text {
-            JsonText::Owned(text) => text.get(at..).unwrap_or_default(),
+            JsonText::Owned(text) => text.as_bytes(),
             JsonText::InChunk { chunk, start, len } => {
-                let bytes = &chunk[*start as usize..(*start + *len) as usize];
-                std::str::from_utf8(bytes.get(at..).unwrap_or_default()).unwrap_or_default()
+                &chunk[*start as usize..(*start + *len) as usize]
             }
         }
     }
 
     /// The text from the first `"_meta"` member name on, if it has one.
-    pub fn from_first_meta(&self) -> Option<&str> {
-        self.first_meta.map(|at| self.text_from(at as usize))
+    pub fn from_first_meta(&self) -> Option<&[u8]> {
+        self.first_meta
+            .and_then(|at| self.bytes().get(at as usize..))
     }
 
     /// The value as `T`, if it has that shape.
     pub fn parse<'a, T: serde::Deserialize<'a>>(&'a self) -> Option<T> {
-        serde_json::from_str(self.text()).ok()
+        // From the bytes: the parser checks only the strings it reads.
+        serde_json::from_slice(self.bytes()).ok()
     }
 
     pub fn value(&self) -> Option<serde_json::Value> {

@@ -169,34 +169,32 @@ fn envelope_events(
     match (envelope.msg, envelope.event) {
         (Some(_), Some(_)) => Err("the envelope has both \"msg\" and \"event\"".into()),
         (None, None) => Err("the envelope has neither \"msg\" nor \"event\"".into()),
-        (None, Some(raw)) => match string_of(raw).as_deref() {
-            Some("closed") => {
-                out.push(event(Payload::Transport(Transport::Closed)));
-                Ok(())
-            }
-            Some("not-protocol") => {
-                let text = envelope.text.and_then(string_of).ok_or(
+        (None, Some(raw)) => {
+            // The events that carry the sender's output as "text".
+            let with_text = |wrap: fn(String) -> Transport, needs: &str| {
+                let text = envelope.text.and_then(string_of).ok_or(needs)?;
+                Ok::<_, String>(Payload::Transport(wrap(text.into_owned())))
+            };
+            let payload = match string_of(raw).as_deref() {
+                Some("closed") => Payload::Transport(Transport::Closed),
+                Some("not-protocol") => with_text(
+                    Transport::NotProtocol,
                     "a \"not-protocol\" event needs \"text\": the output that was not a message",
-                )?;
-                out.push(event(Payload::Transport(Transport::NotProtocol(
-                    text.into_owned(),
-                ))));
-                Ok(())
-            }
-            Some("stderr") => {
-                let text = envelope.text.and_then(string_of).ok_or(
+                )?,
+                Some("stderr") => with_text(
+                    Transport::Stderr,
                     "a \"stderr\" event needs \"text\": the line the sender wrote to stderr",
-                )?;
-                out.push(event(Payload::Transport(Transport::Stderr(
-                    text.into_owned(),
-                ))));
-                Ok(())
-            }
-            _ => Err(format!(
-                "unknown transport event {} (known: \"closed\", \"not-protocol\", \"stderr\")",
-                json::describe_value(raw)
-            )),
-        },
+                )?,
+                _ => {
+                    return Err(format!(
+                    "unknown transport event {} (known: \"closed\", \"not-protocol\", \"stderr\")",
+                    json::describe_value(raw)
+                ))
+                }
+            };
+            out.push(event(payload));
+            Ok(())
+        }
         (Some(msg), None) => {
             messages_of(msg, |m| out.push(event(Payload::Message(m))));
             Ok(())

@@ -6,3 +6,11 @@ use super::version::{Version, Versions};
 
 /// `params.message` of `notifications/progress` (added in 2025-03-26).
 pub const PROGRESS_MESSAGE: Versions = Versions::from(Version::V2025_03_26);
+
+/// The revisions whose text (not only the schema) allows an error response
+/// without its request's id, "in error cases where the ID could not be read
+/// due a malformed request": there, an error with a null id that no
+/// unreadable message explains breaks that sentence and is a warning (the
+/// oracle's error-response-missing-id); before, the schema's required `id`
+/// makes it an error.
+pub const ERROR_ID_EXCEPTION: Versions = Versions::from(Version::V2025_11_25);

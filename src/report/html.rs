@@ -27,7 +27,7 @@ const MAX_LINE_CHARS: usize = 200;
 /// quickly.
 const MAX_QUOTED: usize = 500;
 /// Lines of a session listed as recorded, each with its anchor.
-const MAX_RAW_LINES: usize = 2000;
+const MAX_RAW_LINES: usize = 1000;
 const WIDTH: f64 = 1000.0;
 const LANE: f64 = 70.0;
 
@@ -186,13 +186,29 @@ fn raw_lines(source: &SourceInfo, timeline: &Timeline, page: &mut String) {
             "<div id=\"{}\">line {}<pre>{}</pre></div>",
             raw_anchor(at.source, at.line),
             at.line,
-            esc(&quoted(source, *at))
+            esc_text(&quoted(source, *at))
         );
     }
     if timeline.lines.len() > MAX_RAW_LINES {
         let _ = write!(page, "<p>The first {MAX_RAW_LINES} lines are listed.</p>");
     }
     page.push_str("</details>");
+}
+
+/// Text between tags: only `&`, `<` and `>` need escaping there, and a
+/// quoted JSON line keeps its quotes as they are (a third of its size).
+/// Control characters are already escaped (`display_bytes`).
+fn esc_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// A line of the trace as the page quotes it.
@@ -403,7 +419,7 @@ fn evidence(
         page,
         "<div{id}>line {}{note}<pre>{}</pre></div>",
         at.line,
-        esc(&line)
+        esc_text(&line)
     );
 }
 

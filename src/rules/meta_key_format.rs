@@ -116,31 +116,39 @@ fn check(ctx: &Ctx, out: &mut Out) {
 /// costs a byte search, and the rest of one with it is not read.
 /// Whether a `_meta` value is `{"progressToken":T}` with a plain string or
 /// integer `T` (what most requests carry), read without a parser.
-fn holds_only_a_progress_token(value: &str) -> bool {
-    let Some(token) = value.strip_prefix(r#"{"progressToken":"#) else {
+fn holds_only_a_progress_token(value: &[u8]) -> bool {
+    let Some(token) = value.strip_prefix(br#"{"progressToken":"#) else {
         return false;
     };
-    let rest = match token.strip_prefix('"') {
-        Some(string) => match string.find(['"', '\\']) {
-            Some(end) if string[end..].starts_with('"') => &string[end + 1..],
+    let rest = match token.strip_prefix(b"\"") {
+        Some(string) => match memchr::memchr2(b'"', b'\\', string) {
+            Some(end) if string[end] == b'"' => &string[end + 1..],
             _ => return false,
         },
-        None => token.trim_start_matches(|c: char| c.is_ascii_digit() || c == '-'),
+        None => {
+            let digits = token
+                .iter()
+                .take_while(|b| b.is_ascii_digit() || **b == b'-')
+                .count();
+            &token[digits..]
+        }
     };
-    rest.len() < token.len() && rest.starts_with('}')
+    rest.len() < token.len() && rest.starts_with(b"}")
 }
 
-fn odd_keys(text: &str, version: Version) -> OddKeys {
+/// The `_meta` objects of a member's text, from its first one on: only
+/// their keys are read (and so checked to be UTF-8), never their values.
+fn odd_keys(text: &[u8], version: Version) -> OddKeys {
     let mut odd = OddKeys::default();
-    for at in META_MEMBER.find_iter(text.as_bytes()) {
-        let rest = text[at + META_MEMBER.needle().len()..].trim_start();
-        let Some(value) = rest.strip_prefix(':') else {
+    for at in META_MEMBER.find_iter(text) {
+        let rest = text[at + META_MEMBER.needle().len()..].trim_ascii_start();
+        let Some(value) = rest.strip_prefix(b":") else {
             continue; // the string "_meta" as a value, not a member name
         };
-        if holds_only_a_progress_token(value.trim_start()) {
+        if holds_only_a_progress_token(value.trim_ascii_start()) {
             continue; // the commonest `_meta`, and a valid one: no need to parse it
         }
-        let mut deserializer = serde_json::Deserializer::from_str(value);
+        let mut deserializer = serde_json::Deserializer::from_slice(value);
         let visitor = MetaVisitor {
             odd: &mut odd,
             version,
@@ -170,7 +178,7 @@ mod tests {
 
     #[test]
     fn a_lone_progress_token_is_recognised_without_parsing() {
-        use super::holds_only_a_progress_token as only;
+        let only = |text: &str| super::holds_only_a_progress_token(text.as_bytes());
         assert!(only(r#"{"progressToken":"call-2"},"name":"x"}"#));
         assert!(only(r#"{"progressToken":-17}}"#));
         assert!(!only(r#"{"progressToken":"a\"b"}"#));

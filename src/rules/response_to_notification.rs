@@ -3,7 +3,7 @@
 use crate::diagnostic::Severity;
 use crate::engine::{Facts, ResponseTarget};
 use crate::event::{Body, Outcome};
-use crate::protocol::{SpecPage, Versions};
+use crate::protocol::{fields, SpecPage, Versions};
 use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
 
 pub static META: RuleMeta = RuleMeta {
@@ -53,7 +53,11 @@ fn check(ctx: &Ctx, out: &mut Out) {
             } else {
                 words!("{} sends an error with a null id, but the {} sent no message whose id could not be read", from, from.peer())
             };
-            out.push(ctx.diagnostic(&META, message));
+            let mut finding = ctx.diagnostic(&META, message);
+            if !is_result && fields::ERROR_ID_EXCEPTION.covers(ctx.versions) {
+                finding = finding.with_severity(Severity::Warning);
+            }
+            out.push(finding);
         }
         ResponseTarget::ToNotification(location) if is_result => {
             out.push(
@@ -73,7 +77,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
 
 #[cfg(test)]
 mod tests {
-    use crate::diagnostic::Severity::{self, Error};
+    use crate::diagnostic::Severity::{self, Error, Warning};
     use crate::rules::testing::{findings, HANDSHAKE};
 
     const NULL_ID_ERROR: &str = r#"{"from":"server","msg":{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}}"#;
@@ -124,7 +128,7 @@ mod tests {
     fn a_null_id_error_answers_one_unreadable_line_only() {
         assert_eq!(
             check(&["not json", NULL_ID_ERROR, NULL_ID_ERROR]),
-            [(6, Error)]
+            [(6, Warning)]
         );
     }
 
@@ -144,7 +148,7 @@ mod tests {
             NULL_ID_ERROR,
             NULL_ID_ERROR,
         ];
-        assert_eq!(check(&lines), [(6, Error)]);
+        assert_eq!(check(&lines), [(6, Warning)]);
     }
 
     #[test]
@@ -160,6 +164,18 @@ mod tests {
     #[test]
     fn fires_on_a_null_id_error_when_no_line_was_unreadable() {
         let notification = r#"{"from":"client","msg":{"jsonrpc":"2.0","method":"notifications/roots/list_changed"}}"#;
-        assert_eq!(check(&[notification, NULL_ID_ERROR]), [(5, Error)]);
+        assert_eq!(check(&[notification, NULL_ID_ERROR]), [(5, Warning)]);
+    }
+
+    /// Before 2025-11-25 the schema requires the id: an error; from it, the
+    /// text allows a missing id where it could not be read: a warning.
+    #[test]
+    fn an_unexplained_null_id_error_is_an_error_until_2025_11_25() {
+        let notification = r#"{"from":"client","msg":{"jsonrpc":"2.0","method":"notifications/roots/list_changed"}}"#;
+        let earlier = format!(
+            "{}{notification}\n{NULL_ID_ERROR}",
+            HANDSHAKE.replace("2025-11-25", "2025-06-18")
+        );
+        assert_eq!(findings("response-to-notification", &earlier), [(5, Error)]);
     }
 }
