@@ -13,7 +13,7 @@ pub static META: RuleMeta = RuleMeta {
     wants: Wants::TRANSPORT,
     order_dependent: false,
     summary: "an SSE event id is used twice in a session: on two streams (other than a stream and its resumption), or twice on one stream",
-    quote: "If present, the ID MUST be globally unique across all streams within that session, or all streams with that specific client, if session management is not in use.",
+    quote: "If present, the ID MUST be globally unique across all streams within that session—or all streams with that specific client, if session management is not in use.",
     spec: Some(TRANSPORTS),
     help: "derive event ids from a per-session counter or include the stream in them, so that Last-Event-ID names one event of one stream",
 };
