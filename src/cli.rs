@@ -211,8 +211,9 @@ pub enum Command {
     /// Tell the story of one request: the request, its progress,
     /// cancellation and response, with their times, and the findings about it.
     Explain(crate::explain_request::Options),
-    /// Write a copy of a trace safe to share: free text becomes placeholders
-    /// of the same JSON type; what the rules read is kept.
+    /// Write a copy of a trace safe to share, in the same format (any format
+    /// mcp-lint reads): free text becomes placeholders of the same JSON type;
+    /// what the rules read is kept.
     Redact(crate::redact::Options),
 }
 

@@ -1,5 +1,6 @@
-//! `mcp-lint redact`: every canonical and bare fixture lints the same after
-//! redaction (rule, line, severity), and the free text is gone.
+//! `mcp-lint redact`: every fixture of every format lints the same after
+//! redaction (rule, line, severity) and is detected as the same format, and
+//! the free text is gone.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -25,36 +26,51 @@ fn files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-#[test]
-fn every_json_lines_trace_lints_the_same_after_redaction() {
+/// The fixtures: every file below testdata/ in a format mcp-lint reads
+/// (the recording scripts beside the HAR files are in none).
+fn fixtures() -> Vec<(PathBuf, Vec<u8>, Format)> {
     let mut paths = Vec::new();
     files(&root().join("testdata"), &mut paths);
     paths.sort();
-    let mut redacted_files = 0;
-    for path in paths {
-        if !path
-            .extension()
-            .is_some_and(|e| e == "jsonl" || e == "ndjson")
-        {
-            continue;
+    paths
+        .into_iter()
+        .filter_map(|path| {
+            let bytes = std::fs::read(&path).unwrap();
+            let format = detect(&bytes);
+            (format != Format::Unknown).then_some((path, bytes, format))
+        })
+        .collect()
+}
+
+#[test]
+fn every_fixture_of_every_format_lints_the_same_after_redaction() {
+    let fixtures = fixtures();
+    let mut failures = Vec::new();
+    let mut formats = Vec::new();
+    for (path, bytes, format) in &fixtures {
+        let redacted = mcp_lint::redact::redact(bytes, *format).unwrap();
+        let name = path.strip_prefix(root()).unwrap().display();
+        if detect(&redacted) != *format {
+            failures.push(format!("{name}: detected as {:?}", detect(&redacted)));
+        } else if findings(&redacted) != findings(bytes) {
+            failures.push(format!(
+                "{name}: {:?}\n  became {:?}\n{}",
+                findings(bytes),
+                findings(&redacted),
+                String::from_utf8_lossy(&redacted)
+            ));
         }
-        let bytes = std::fs::read(&path).unwrap();
-        let format = detect(&bytes);
-        if !matches!(format, Format::Canonical | Format::Bare) {
-            continue;
-        }
-        let redacted = mcp_lint::redact::redact(&bytes, format).unwrap();
-        let name = path.display();
-        assert_eq!(detect(&redacted), format, "{name}");
         assert_eq!(
-            findings(&redacted),
-            findings(&bytes),
-            "{name}:\n{}",
-            String::from_utf8_lossy(&redacted)
+            redacted.iter().filter(|b| **b == b'\n').count(),
+            bytes.iter().filter(|b| **b == b'\n').count(),
+            "{name}: lines"
         );
-        redacted_files += 1;
+        formats.push(*format);
     }
-    assert!(redacted_files >= 20, "only {redacted_files} fixtures");
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    for format in Format::SELECTABLE {
+        assert!(formats.contains(format), "no fixture of {}", format.name());
+    }
 }
 
 #[test]
@@ -86,20 +102,294 @@ fn the_binary_writes_a_copy_without_the_free_text() {
     }
 }
 
+/// Private text of fixtures of every kind of format, and where it sits.
+const PRIVATE: &[(&str, &[&str])] = &[
+    // tool argument, result text, clientInfo name
+    ("claude-log/mcp.log", &["Lisbon", "Sunny", "claude-ai"]),
+    // server stderr (a line of its own), clientInfo name
+    (
+        "claude-log/mcp-server-desktopCommander.log",
+        &["npm warn", "claude-ai"],
+    ),
+    (
+        "vscode-log/weather-vscode-1.99.log",
+        &["deifieded", "is_valid", "Started server process"],
+    ),
+    (
+        "vscode-log/mcp-taskfile-server.log",
+        &["Taskfile.yml", "go vet"],
+    ),
+    (
+        "go-sdk/logging-transport-client.log",
+        &["go-client", "Hi you", "\"you\""],
+    ),
+    ("python-sdk/sse-server-debug.log", &["claude-ai", "pg-mcp"]),
+    // the server's stdout, quoted by pydantic
+    (
+        "python-sdk/client-parse-failure.log",
+        &["Weather server starting"],
+    ),
+    (
+        "librechat/mcp-debug.log",
+        &["\"duration\":90", "librechat..."],
+    ),
+    (
+        "supergateway/sse-info-level.log",
+        &[
+            "Loading 12 notes",
+            "read 2 resources",
+            "mcp-inspector",
+            "\"q\":\"mcp\"",
+        ],
+    ),
+    (
+        "supergateway/streamable-json-format.jsonl",
+        &["Lyon", "Sunny", "fetching forecast"],
+    ),
+    (
+        "mcpsnoop/stdio-notes-server.jsonl",
+        &[
+            "claude-code",
+            "user pressed Esc",
+            "reindexed 240",
+            "2019-scan.pdf",
+            "Notes server v0.4",
+        ],
+    ),
+    (
+        "mcpspy/stdio-langflow-time.jsonl",
+        &["09:03 UTC", "\\\"UTC\\\""],
+    ),
+    (
+        "claude-code/mcp-logs-progress-after-result.jsonl",
+        &["loaded 214 receipts", "ledger", "Request cancelled"],
+    ),
+    (
+        "claude-code/debug-meterian.log",
+        &["booting", "[MCP SERVER] ready"],
+    ),
+    (
+        "inspector/inspector-protocol-everything-2026-03-17T10-01-22.json",
+        &["inspector-client"],
+    ),
+    (
+        "inspector-network/inspector-network-everything-2026-03-17T11-20-30.json",
+        &["inspector-client", "Cannot GET"],
+    ),
+    (
+        "har/python-sdk-streamable-http.har",
+        &["python-httpx", "har-demo"],
+    ),
+];
+
 #[test]
-fn other_formats_are_refused() {
-    let dir = tempfile::tempdir().unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_mcp-lint"))
+fn private_text_of_every_kind_of_format_is_gone() {
+    for (fixture, secrets) in PRIVATE {
+        let original = std::fs::read(root().join("testdata").join(fixture)).unwrap();
+        let redacted = mcp_lint::redact::redact(&original, detect(&original)).unwrap();
+        let (original, redacted) = (
+            String::from_utf8_lossy(&original),
+            String::from_utf8_lossy(&redacted),
+        );
+        for secret in *secrets {
+            assert!(original.contains(secret), "{fixture}: {secret}");
+            assert!(
+                !redacted.contains(secret),
+                "{fixture}: {secret} survived:\n{redacted}"
+            );
+        }
+    }
+}
+
+/// Secrets planted in fixtures: (fixture, text replaced, its replacement).
+const PLANTED: &[(&str, &str, &str)] = &[
+    // An Authorization header and a cookie in a HAR capture.
+    (
+        "har/devtools-streamable-http.har",
+        "\"name\": \"Accept\",",
+        "\"name\": \"Authorization\", \"value\": \"Bearer planted-1\"}, {\"name\": \"Cookie\", \"value\": \"sid=planted-1\"}, {\"name\": \"Accept\",",
+    ),
+    // A tool argument in a body, a JSON string in a JSON document.
+    (
+        "har/devtools-streamable-http.har",
+        "\\\"arguments\\\":{",
+        "\\\"arguments\\\":{\\\"card\\\":\\\"planted-2\\\",",
+    ),
+    // Credentials and a key in a request's URL.
+    (
+        "har/devtools-streamable-http.har",
+        "\"url\": \"http://127.0.0.1:8000/mcp\"",
+        "\"url\": \"http://me:planted-7@127.0.0.1:8000/mcp?api_key=planted-7\"",
+    ),
+    // An Authorization header in Inspector's network export.
+    (
+        "inspector-network/inspector-network-everything-2026-03-17T11-20-30.json",
+        "\"accept\": \"",
+        "\"authorization\": \"Bearer planted-3\", \"accept\": \"",
+    ),
+    // Result texts printed in the sentences of client logs.
+    (
+        "cursor-log/mcp-logs-2025-tagged.log",
+        "\"content\":[]",
+        "\"content\":[{\"type\":\"text\",\"text\":\"planted-4\"}]",
+    ),
+    (
+        "mcp-remote/stderr.log",
+        "\"content\":[]",
+        "\"content\":[{\"type\":\"text\",\"text\":\"planted-5\"}]",
+    ),
+    // A server's stderr that looks like a log line of its own.
+    (
+        "claude-log/mcp-server-desktopCommander.log",
+        "npx: installed",
+        "2025-06-09 21:38:09,942 - planted-8 - INFO - up\nnpx: installed",
+    ),
+    // A clientInfo name in a canonical trace.
+    (
+        "sessions/clean-2025-11-25.jsonl",
+        "\"clientInfo\":{\"name\":\"",
+        "\"clientInfo\":{\"name\":\"planted-6 ",
+    ),
+];
+
+#[test]
+fn planted_secrets_are_gone_and_the_findings_stay() {
+    for (fixture, from, to) in PLANTED {
+        let original = std::fs::read_to_string(root().join("testdata").join(fixture)).unwrap();
+        let planted = original.replacen(from, to, 1);
+        assert_ne!(planted, original, "{fixture}: nothing planted");
+        let format = detect(planted.as_bytes());
+        let redacted = mcp_lint::redact::redact(planted.as_bytes(), format)
+            .unwrap_or_else(|e| panic!("{fixture}: {e}"));
+        let redacted = String::from_utf8(redacted).unwrap();
+        assert!(!redacted.contains("planted-"), "{fixture}:\n{redacted}");
+        assert_eq!(detect(redacted.as_bytes()), format, "{fixture}");
+        assert_eq!(
+            findings(redacted.as_bytes()),
+            findings(planted.as_bytes()),
+            "{fixture}"
+        );
+    }
+}
+
+#[test]
+fn the_protocol_s_headers_stay_and_other_headers_keep_their_names() {
+    let har = std::fs::read(root().join("testdata/har/devtools-streamable-http.har")).unwrap();
+    let redacted = String::from_utf8(mcp_lint::redact::redact(&har, Format::Har).unwrap()).unwrap();
+    for kept in [
+        "\"value\": \"application/json, text/event-stream\"",
+        "\"name\": \"MCP-Protocol-Version\"",
+        "\"value\": \"2025-06-18\"",
+    ] {
+        assert!(redacted.contains(kept), "{kept} was lost:\n{redacted}");
+    }
+}
+
+/// Every fixture cut anywhere (a recording still being written, a capture
+/// cut short) is redacted without a panic, line for line.
+#[test]
+fn cut_inputs_are_redacted_line_for_line() {
+    for (path, bytes, format) in fixtures() {
+        for cut in (1..8).map(|eighth| bytes.len() * eighth / 8) {
+            let cut = &bytes[..cut];
+            let redacted = mcp_lint::redact::redact(cut, format).unwrap();
+            let lines = |b: &[u8]| b.iter().filter(|b| **b == b'\n').count();
+            assert_eq!(lines(&redacted), lines(cut), "{}", path.display());
+        }
+    }
+}
+
+/// Any input read as any format, whole or with bytes knocked out, is
+/// redacted without a panic, line for line.
+#[test]
+fn any_input_read_as_any_format_keeps_its_lines() {
+    let lines = |b: &[u8]| b.iter().filter(|b| **b == b'\n').count();
+    for (path, bytes, _) in fixtures() {
+        let mut broken = bytes.clone();
+        for at in (0..broken.len()).step_by(37) {
+            broken[at] = [b'"', b'{', b']', b'\\', 0xff][at % 5];
+        }
+        for format in Format::SELECTABLE {
+            for input in [&bytes, &broken] {
+                let redacted = mcp_lint::redact::redact(input, *format).unwrap();
+                assert_eq!(
+                    lines(&redacted),
+                    lines(input),
+                    "{} as {}",
+                    path.display(),
+                    format.name()
+                );
+            }
+        }
+    }
+}
+
+fn run_redact(input: &Path, output: &Path, options: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_mcp-lint"))
         .current_dir(root())
-        .args([
-            "redact",
-            "testdata/sessions/mixed-eras-one-endpoint.har",
-            "-o",
-        ])
-        .arg(dir.path().join("x"))
+        .arg("redact")
+        .arg(input)
+        .arg("-o")
+        .arg(output)
+        .args(options)
         .stdin(Stdio::null())
         .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("not supported yet"));
+        .unwrap()
+}
+
+#[test]
+fn every_format_is_written_in_its_own_format_by_the_binary() {
+    let dir = tempfile::tempdir().unwrap();
+    for fixture in [
+        "vscode-log/mcp-taskfile-server.log",
+        "har/legacy-http-sse-2024-11-05.har",
+    ] {
+        let out = dir.path().join("copy");
+        let run = run_redact(&root().join("testdata").join(fixture), &out, &[]);
+        assert_eq!(
+            run.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        let original = std::fs::read(root().join("testdata").join(fixture)).unwrap();
+        let copy = std::fs::read(&out).unwrap();
+        assert_eq!(detect(&copy), detect(&original), "{fixture}");
+        assert_eq!(findings(&copy), findings(&original), "{fixture}");
+    }
+}
+
+#[test]
+fn the_input_format_can_be_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("app.log");
+    std::fs::write(
+        &log,
+        "2025-07-12T05:51:44.601Z [info] Starting app\nsecret stderr\n",
+    )
+    .unwrap();
+    let out = dir.path().join("copy");
+    assert_eq!(run_redact(&log, &out, &[]).status.code(), Some(2));
+    let run = run_redact(&log, &out, &["--input-format", "claude-log"]);
+    assert_eq!(run.status.code(), Some(0));
+    assert_eq!(
+        std::fs::read_to_string(&out).unwrap(),
+        "2025-07-12T05:51:44.601Z [info] Starting app\nredacted\n"
+    );
+}
+
+#[test]
+fn a_file_that_is_no_trace_or_not_there_is_an_error_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let not_a_trace = dir.path().join("notes.md");
+    std::fs::write(&not_a_trace, "# Notes\n\nNothing here.\n").unwrap();
+    for input in [not_a_trace, dir.path().join("missing.jsonl")] {
+        let out = dir.path().join("copy");
+        let run = run_redact(&input, &out, &[]);
+        assert_eq!(run.status.code(), Some(2));
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        let name = input.file_name().unwrap().to_string_lossy();
+        assert!(stderr.contains(&*name), "{stderr}");
+        assert!(!out.exists());
+    }
 }

@@ -104,6 +104,13 @@ struct DebugLine<'a> {
     sentence: &'a str,
 }
 
+/// Where a line of the debug log holds the server's own output: a line
+/// Claude Code did not write goes on with the server's stderr, whole.
+/// (`mcp-lint redact` replaces it.)
+pub(crate) fn server_output_at(line: &str) -> Option<usize> {
+    debug_line(line).is_none().then_some(0)
+}
+
 /// Reads `<RFC 3339> [LEVEL] text`, unwrapping the VS Code extension's
 /// `<local time> [info] From claude: ` first. `None` for continuation lines.
 fn debug_line(line: &str) -> Option<DebugLine<'_>> {
@@ -243,4 +250,20 @@ fn decode_debug_log(bytes: &[u8], source: u32) -> Vec<Event> {
         ));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_server_s_output_goes_on_in_lines_claude_code_did_not_write() {
+        assert_eq!(server_output_at("[MCP SERVER] ready"), Some(0));
+        for line in [
+            "2026-03-02T18:44:16.402Z [ERROR] MCP server \"m\" Server stderr: booting",
+            "2026-04-21 17:12:19.201 [info] From claude: 2026-04-21T11:42:19.200Z [DEBUG] x",
+        ] {
+            assert_eq!(server_output_at(line), None, "{line}");
+        }
+    }
 }

@@ -114,6 +114,12 @@ fn parse(line: &str) -> Option<Line<'_>> {
     })
 }
 
+/// Where a line holds the server's own output: a line Claude Desktop did not
+/// write is the server's stderr, whole. (`mcp-lint redact` replaces it.)
+pub(crate) fn server_output_at(line: &str) -> Option<usize> {
+    parse(line).is_none().then_some(0)
+}
+
 /// The sender and the text of a `Message from ...: ` line.
 fn message_text(text: &str) -> Option<(Side, &str)> {
     [
@@ -266,6 +272,21 @@ mod tests {
     fn said(line: &str) -> (Option<&str>, Said<'_>) {
         let line = parse(line).expect("a Claude Desktop line");
         (line.server, line.said)
+    }
+
+    #[test]
+    fn the_server_s_output_is_every_line_claude_desktop_did_not_write() {
+        assert_eq!(server_output_at("npm warn exec a package"), Some(0));
+        assert_eq!(
+            server_output_at(
+                "2025-06-09 21:38:09,942 - src.log_utils - INFO - Logging initialized"
+            ),
+            Some(0)
+        );
+        assert_eq!(
+            server_output_at("2025-07-12T05:52:44.610Z [chatlog] [info] Client transport closed"),
+            None
+        );
     }
 
     #[test]

@@ -75,6 +75,22 @@ pub(super) fn is_marker(line: &[u8]) -> bool {
     parse(&text).is_some_and(|(_, sentence)| MARKERS.iter().any(|m| sentence.starts_with(m)))
 }
 
+/// Where the server's own output starts in a line: Cursor logs the server's
+/// stderr as sentences of its own (`user-db: Processing request ...`), so
+/// any sentence this decoder does not read is the server's, and so is a line
+/// of another shape (its continuation). (`mcp-lint redact` replaces it.)
+pub(crate) fn server_output_at(line: &str) -> Option<usize> {
+    let Some((_, sentence)) = parse(line) else {
+        return Some(0);
+    };
+    let read = MARKERS
+        .iter()
+        .chain(STARTS)
+        .chain(CLIENT_ERRORS)
+        .any(|m| sentence.starts_with(m));
+    (!read).then(|| line.len() - sentence.len())
+}
+
 /// The session of a tag: `user-<server>` and the four-character tag of the
 /// same server cannot be matched, so each tag is its own session.
 fn session_name(tag: Option<&str>) -> Option<&str> {
@@ -134,5 +150,19 @@ mod tests {
         let lines: Vec<_> = events.iter().map(|e| e.location.line).collect();
         assert_eq!(lines, [3]);
         assert_eq!(events[0].session.as_deref(), Some("db"));
+        let output: Vec<_> = log
+            .lines()
+            .map(|line| server_output_at(line).map(|at| &line[at..]))
+            .collect();
+        assert_eq!(
+            output,
+            [
+                Some("Processing request of type ListToolsRequest"),
+                Some("Error: request timed out talking to mysql"),
+                None,
+                Some("Error in MCP: Unexpected token 'S', \"Starting M\"... is not valid JSON"),
+            ]
+        );
+        assert_eq!(server_output_at("[MCP SERVER] ready"), Some(0));
     }
 }

@@ -30,6 +30,13 @@ mod vscode_log;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
+/// Where a line of a client's log holds the server's output, by what its
+/// decoder reads (for `mcp-lint redact`).
+pub(crate) use claude_code::server_output_at as claude_code_server_output_at;
+pub(crate) use claude_log::server_output_at as claude_log_server_output_at;
+pub(crate) use cursor_log::server_output_at as cursor_server_output_at;
+pub(crate) use vscode_log::server_output_at as vscode_server_output_at;
+
 use crate::event::{Event, Location};
 
 /// The input formats this module reads; [`Format::description`] says what

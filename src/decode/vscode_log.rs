@@ -92,6 +92,13 @@ fn parse(line: &str) -> Option<Said<'_>> {
     })
 }
 
+/// Where a line holds the server's own output: a line VS Code did not write
+/// goes on with the server's stderr, whole. (`mcp-lint redact` replaces it,
+/// and the text after VS Code's `[server stderr]`.)
+pub(crate) fn server_output_at(line: &str) -> Option<usize> {
+    parse(line).is_none().then_some(0)
+}
+
 /// Whether a line is one only VS Code's MCP channel would hold (used to
 /// detect the format): a message, or a connection state.
 pub(super) fn is_marker(line: &[u8]) -> bool {
@@ -184,6 +191,15 @@ mod tests {
                 other => panic!("{line}: {other:?}"),
             }
         }
+    }
+
+    #[test]
+    fn the_server_s_output_goes_on_in_lines_vs_code_did_not_write() {
+        assert_eq!(server_output_at("goroutine 1 [running]:"), Some(0));
+        assert_eq!(
+            server_output_at("2026-07-24 02:20:05.463 [warning] [server stderr] panic"),
+            None
+        );
     }
 
     #[test]

@@ -28,7 +28,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
         return;
     };
     let carries_messages = http.requests + http.notifications + http.responses > 0;
-    if http.method != "POST" || !carries_messages || http.target == *endpoint {
+    if http.method != "POST" || !carries_messages || same_endpoint(&http.target, endpoint) {
         return;
     }
     out.push(
@@ -43,6 +43,24 @@ fn check(ctx: &Ctx, out: &mut Out) {
         .with_label("the request")
         .with_related(*at, "the endpoint event"),
     );
+}
+
+/// Whether a request target is the endpoint: the same path and the same
+/// query parameters. Their values are compared only by name: a redacted
+/// capture (`mcp-lint redact`) replaces the session id in URLs, not in the
+/// endpoint event's data.
+fn same_endpoint(target: &str, endpoint: &str) -> bool {
+    let split = |uri: &str| -> (String, Vec<String>) {
+        let (path, query) = uri.split_once('?').unwrap_or((uri, ""));
+        let mut names: Vec<String> = query
+            .split('&')
+            .filter(|p| !p.is_empty())
+            .map(|p| p.split('=').next().unwrap_or(p).to_string())
+            .collect();
+        names.sort();
+        (path.to_string(), names)
+    };
+    split(target) == split(endpoint)
 }
 
 #[cfg(test)]
@@ -69,7 +87,7 @@ mod tests {
         let trace = har(&[
             stream(),
             post("http://localhost/messages/"),
-            post("http://localhost/mcp"),
+            post("http://localhost/mcp?session_id=ab12"),
         ]);
         assert_eq!(
             findings("sse-post-to-endpoint", &trace),
@@ -79,7 +97,11 @@ mod tests {
 
     #[test]
     fn silent_on_posts_to_the_endpoint() {
-        let trace = har(&[stream(), post("http://localhost/messages/?session_id=ab12")]);
+        let trace = har(&[
+            stream(),
+            post("http://localhost/messages/?session_id=ab12"),
+            post("http://localhost/messages/?session_id=redacted"),
+        ]);
         assert_eq!(findings("sse-post-to-endpoint", &trace), []);
     }
 }
