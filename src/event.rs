@@ -45,6 +45,23 @@ impl fmt::Display for Key {
 }
 
 impl Key {
+    /// A string or integer read from a parsed value (a request id a
+    /// message repeats in `_meta`); `None` for any other kind of value.
+    pub fn from_json(value: &serde_json::Value) -> Option<Key> {
+        match value {
+            serde_json::Value::String(s) => Some(Key::Str(s.as_str().into())),
+            serde_json::Value::Number(n) => match (n.as_i64(), n.as_f64()) {
+                (Some(n), _) => Some(Key::Int(n)),
+                (None, Some(f)) if f.fract() == 0.0 && f.abs() < 9.0e15 => Some(Key::Int(f as i64)),
+                (None, Some(_)) if !n.to_string().contains(['.', 'e', 'E']) => {
+                    Some(Key::BigInt(n.to_string().into()))
+                }
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
     /// The key as a JSON value, for machine-readable output.
     pub fn to_json(&self) -> serde_json::Value {
         match self {

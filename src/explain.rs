@@ -63,7 +63,7 @@ pub fn write_list(out: &mut dyn Write) -> std::io::Result<()> {
         let meta = rule.meta;
         writeln!(
             out,
-            "{:<34} {:<10} {:<8} {:<26} {}",
+            "{:<34} {:<12} {:<8} {:<26} {}",
             meta.id,
             meta.family.as_str(),
             meta.default_severity.as_str(),

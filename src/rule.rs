@@ -23,12 +23,16 @@ pub enum Family {
     Ping,
     Cancel,
     Progress,
+    /// 2026-07-28 input requests inside results, and their retries.
+    Input,
+    /// 2026-07-28 `subscriptions/listen` streams.
+    Subscription,
     Http,
     Stdio,
 }
 
 impl Family {
-    pub const ALL: [Family; 10] = [
+    pub const ALL: [Family; 12] = [
         Family::Trace,
         Family::Jsonrpc,
         Family::Lifecycle,
@@ -37,6 +41,8 @@ impl Family {
         Family::Ping,
         Family::Cancel,
         Family::Progress,
+        Family::Input,
+        Family::Subscription,
         Family::Http,
         Family::Stdio,
     ];
@@ -51,6 +57,8 @@ impl Family {
             Family::Ping => "ping",
             Family::Cancel => "cancel",
             Family::Progress => "progress",
+            Family::Input => "input",
+            Family::Subscription => "subscription",
             Family::Http => "http",
             Family::Stdio => "stdio",
         }

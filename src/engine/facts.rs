@@ -9,9 +9,15 @@ use crate::event::{
     Body, JsonKind, KeyField, Location, Message, Outcome, ProgressToken, RequestId, Side,
 };
 
+use super::operations::{InputRound, ModernRequest, RequestParams};
 use super::requests::{Request, RequestState, RequestView};
 use super::session::Session;
+use super::subscriptions::Listen;
+use crate::protocol::{meta, subscriptions, Era, Version};
 
+// Facts live on the stack for one event; boxing the request's would cost an
+// allocation per request.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug)]
 pub enum Facts<'s> {
     /// Nothing to look up (an unreadable line, a transport event, a plain notification).
@@ -22,6 +28,19 @@ pub enum Facts<'s> {
     Cancel(CancelTarget<'s>),
     Progress(ProgressTarget<'s>),
     Response(ResponseTarget<'s>),
+    /// A server notification of the kind a 2026-07-28 listen stream carries.
+    Listen(ListenTarget<'s>),
+}
+
+/// The listen stream a notification names in `_meta`.
+#[derive(Debug)]
+pub enum ListenTarget<'s> {
+    /// It names none.
+    Missing,
+    /// It names something that is no listen request of the client.
+    Unknown(serde_json::Value),
+    /// A listen stream the client opened, as it stands before this message.
+    Stream { id: RequestId, listen: &'s Listen },
 }
 
 #[derive(Debug, Default)]
@@ -31,6 +50,11 @@ pub struct RequestFacts<'s> {
     pub earlier: Option<RequestView<'s>>,
     /// Another running request of the same sender that holds this request's token.
     pub token_holder: Option<RequestView<'s>>,
+    /// The params of a request of a 2026-07-28 session.
+    pub modern: Option<Box<RequestParams>>,
+    /// The input round this request retries: it carries `inputResponses` or
+    /// `requestState`, and the server asked for input on its operation.
+    pub retried: Option<&'s InputRound>,
 }
 
 #[derive(Debug)]
@@ -124,6 +148,11 @@ pub(crate) enum Transition {
     Reject(Vec<RequestId>),
     /// A response answers the peer's request whose id was invalid.
     AnswerInvalidId,
+    /// The receiver ends the peer's request itself (a listen stream).
+    End(RequestId),
+    /// A request opens, with what it declared if it is of 2026-07-28 (read
+    /// once, here, for the rules and the requests tracker alike).
+    Open(Option<Box<ModernRequest>>),
 }
 
 impl<'s> Facts<'s> {
@@ -147,6 +176,14 @@ impl<'s> Facts<'s> {
                 Transition::Reject(requests.iter().map(|r| r.id.clone()).collect())
             }
             Facts::Response(ResponseTarget::EchoedInvalidId { .. }) => Transition::AnswerInvalidId,
+            Facts::Cancel(CancelTarget::ReceiverEnds(r)) => Transition::End(r.id.clone()),
+            Facts::Request(request) => {
+                let modern = request.modern.as_deref().map(|params| ModernRequest {
+                    retried: request.retried.map(|round| round.id.clone()),
+                    ..ModernRequest::of(params)
+                });
+                Transition::Open(modern.map(Box::new))
+            }
             _ => Transition::None,
         }
     }
@@ -177,9 +214,21 @@ pub(crate) fn classify<'s>(
                     .map(Request::view),
                 _ => None,
             };
+            // Params that are absent or no object hold no _meta either.
+            let modern = is_modern(session, method, params)
+                .then(|| Box::new(RequestParams::of(message).unwrap_or_default()));
+            let retried = modern
+                .as_ref()
+                .filter(|p| from == Side::Client && p.is_retry())
+                .and_then(|p| {
+                    let key = (method.clone(), p.target());
+                    p.retried(sender.awaiting_input.get(&key)?)
+                });
             Facts::Request(RequestFacts {
                 earlier,
                 token_holder,
+                modern,
+                retried,
             })
         }
         Body::Notification { method, .. } if method == "notifications/cancelled" => {
@@ -215,7 +264,39 @@ pub(crate) fn classify<'s>(
             },
             Some(KeyField::Valid(id)) => response_target(session, from, id),
         }),
+        Body::Notification { method, .. }
+            if from == Side::Server
+                && session.version().map(Version::era) == Some(Era::Stateless)
+                && subscriptions::rides_listen_stream(method) =>
+        {
+            Facts::Listen(listen_target(session, message))
+        }
         _ => Facts::None,
+    }
+}
+
+/// Whether a request is read as one of 2026-07-28: a method of that
+/// revision, naming its version or sent in a session that speaks it (a
+/// client that probes with `server/discover` and falls back to
+/// `initialize` speaks the handshake's).
+pub(crate) fn is_modern(session: &Session, method: &str, params: &crate::event::Params) -> bool {
+    let stateless = Some(Era::Stateless);
+    let named = params.meta_protocol_version.is_some();
+    let exists = crate::protocol::methods::method(method, Version::V2026_07_28).is_some();
+    exists && (named || session.version().map(Version::era) == stateless)
+}
+
+fn listen_target<'s>(session: &'s Session, message: &Message) -> ListenTarget<'s> {
+    let Some(named) = super::operations::MetaOnly::value(message, meta::SUBSCRIPTION_ID) else {
+        return ListenTarget::Missing;
+    };
+    let id = crate::event::Key::from_json(&named).map(RequestId);
+    match id.and_then(|id| session.subscriptions.listens.get_key_value(&id)) {
+        Some((id, listen)) => ListenTarget::Stream {
+            id: id.clone(),
+            listen,
+        },
+        None => ListenTarget::Unknown(named),
     }
 }
 

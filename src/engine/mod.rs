@@ -9,9 +9,11 @@ pub mod capped;
 pub mod direction;
 pub mod facts;
 pub mod lifecycle;
+pub mod operations;
 pub mod requests;
 pub mod session;
 pub mod streams;
+pub mod subscriptions;
 mod time_order;
 
 use foldhash::{HashMap, HashMapExt};
@@ -25,11 +27,12 @@ use crate::event::{
 use crate::protocol::{Version, Versions};
 use crate::rule::{Ctx, Rule, Wants};
 
-pub use facts::{CancelTarget, Facts, ProgressTarget, RequestFacts, ResponseTarget};
+pub use facts::{CancelTarget, Facts, ListenTarget, ProgressTarget, RequestFacts, ResponseTarget};
 pub use lifecycle::{Capabilities, Lifecycle};
 pub use requests::{Answered, Cancel, Registry, Request, RequestState, RequestView, Unreadable};
 pub use session::Session;
 pub use streams::{EventIdSeen, HttpStreams, SessionEnd, StreamInfo};
+pub use subscriptions::{Listen, Subscriptions};
 
 /// Counts for the summary line.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

@@ -5,6 +5,8 @@ use foldhash::HashMap;
 
 use crate::event::{Location, Method, ProgressToken, RequestId};
 
+use super::operations::{InputRound, ModernRequest, OperationKey};
+
 /// Messages whose id could not be read and that no null-id error has
 /// answered yet: each may justify one error response with `"id": null`.
 #[derive(Debug, Clone, Copy, Default)]
@@ -55,6 +57,9 @@ pub struct Cancel {
     /// Its position in the session's message order.
     pub seq: u64,
     pub stream: Option<Box<str>>,
+    /// The receiver ended the request itself, as its method allows (a
+    /// 2026-07-28 server ending a `subscriptions/listen`).
+    pub by_receiver: bool,
 }
 
 /// A request still open: running, or cancelled but not answered.
@@ -88,6 +93,8 @@ pub struct Request {
     /// The revision a 2026-07-28 request named: its answer is read in it,
     /// whatever the session's own version (one endpoint may serve both eras).
     pub named_version: Option<crate::protocol::Version>,
+    /// What a 2026-07-28 request declared.
+    pub modern: Option<Box<ModernRequest>>,
 }
 
 /// An answered request, kept compactly until the session ends: enough to
@@ -122,6 +129,8 @@ pub struct RequestView<'s> {
     pub stream: Option<&'s str>,
     /// The revision the request named, if it named one (open requests only).
     pub named_version: Option<crate::protocol::Version>,
+    /// What a 2026-07-28 request declared (open requests only).
+    pub modern: Option<&'s ModernRequest>,
 }
 
 impl RequestView<'_> {
@@ -152,7 +161,14 @@ impl Request {
             // belongs to is unknown.
             stream: self.stream.as_deref().filter(|_| !self.shares_id),
             named_version: self.named_version,
+            modern: self.modern.as_deref(),
         }
+    }
+
+    /// The operation a 2026-07-28 request belongs to.
+    pub fn operation(&self) -> OperationKey {
+        let target = self.modern.as_ref().and_then(|m| m.target.clone());
+        (self.method.clone(), target)
     }
 }
 
@@ -171,6 +187,7 @@ impl Answered {
             last_progress_stream: None,
             stream: None,
             named_version: None,
+            modern: None,
         }
     }
 }
@@ -210,6 +227,10 @@ pub struct Registry {
     /// side has not answered anything since: a null-id error then may say
     /// the batch itself could not be read.
     pub unanswered_batch: Option<Location>,
+    /// This side's 2026-07-28 operations the peer answered with an
+    /// `InputRequiredResult`, waiting for their retry, oldest first (two
+    /// calls of one tool may wait at once).
+    pub awaiting_input: HashMap<OperationKey, Vec<InputRound>>,
 }
 
 impl Registry {

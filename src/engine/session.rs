@@ -14,8 +14,10 @@ use crate::protocol::{Era, Version, Versions};
 
 use super::facts::Transition;
 use super::lifecycle::Lifecycle;
+use super::operations::{InputRound, ModernRequest, ResultView, Served};
 use super::requests::{Cancel, Registry, Request, RequestState};
 use super::streams::HttpStreams;
+use super::subscriptions::Subscriptions;
 
 /// Where a message is: its line, its place in the session, its stream.
 #[derive(Clone, Copy)]
@@ -36,6 +38,10 @@ pub struct Session {
     pub complete: bool,
     pub lifecycle: Lifecycle,
     pub http: HttpStreams,
+    /// The 2026-07-28 listen streams.
+    pub subscriptions: Subscriptions,
+    /// How the server answered 2026-07-28 requests.
+    pub served: Served,
     /// Messages seen so far; a message's position in the session's order.
     pub messages: u64,
     /// Whether every message so far refers to nothing before the trace: a
@@ -66,6 +72,8 @@ impl Session {
             complete: false,
             lifecycle: Lifecycle::assuming(version),
             http: HttpStreams::default(),
+            subscriptions: Subscriptions::default(),
+            served: Served::default(),
             messages: 0,
             self_contained: true,
             ambiguous_requests: HashSet::default(),
@@ -165,21 +173,36 @@ impl Session {
             answered_id.zip(answered.as_deref()),
         );
         match (&message.body, transition) {
-            (Body::Request { id, method, params }, _) => {
+            (Body::Request { id, method, params }, transition) => {
                 let at = Position {
                     location,
                     seq,
                     stream,
                 };
-                self.note_request(from, id, method, params, at)
+                let modern = match transition {
+                    Transition::Open(modern) => modern.clone(),
+                    _ => None,
+                };
+                self.note_request(from, (id, method, params), modern, message, at)
             }
-            (Body::Notification { .. }, Transition::Cancel(id)) => {
+            (Body::Notification { .. }, Transition::Cancel(id) | Transition::End(id)) => {
+                let by_receiver = matches!(transition, Transition::End(_));
                 let cancel = Cancel {
                     location,
                     seq,
                     stream: stream.map(Into::into),
+                    by_receiver,
                 };
-                self.side_mut(from).cancel(id, cancel);
+                let requester = if by_receiver { from.peer() } else { from };
+                self.side_mut(requester).cancel(id, cancel);
+                if by_receiver {
+                    self.subscriptions.end(id, location);
+                }
+            }
+            (Body::Notification { method, .. }, _)
+                if method == crate::protocol::subscriptions::ACKNOWLEDGED =>
+            {
+                self.note_acknowledged(message, location);
             }
             (Body::Notification { params, .. }, Transition::Progress(id)) => {
                 let value = match params.progress {
@@ -195,6 +218,7 @@ impl Session {
                 self.side_mut(from.peer()).unreadable.consume();
             }
             (Body::Response { .. }, Transition::Answer(id)) => {
+                self.note_operation_answer(from, id, message, location);
                 let read = self.side_mut(from.peer()).answer(id, location, stream);
                 self.note_read(from, read);
             }
@@ -213,11 +237,14 @@ impl Session {
     fn note_request(
         &mut self,
         from: Side,
-        id: &KeyField<RequestId>,
-        method: &Method,
-        params: &Params,
+        (id, method, params): (&KeyField<RequestId>, &Method, &Params),
+        modern: Option<Box<ModernRequest>>,
+        message: &Message,
         at: Position,
     ) {
+        if from == Side::Client {
+            self.served.client_moved_on();
+        }
         let KeyField::Valid(id) = id else {
             self.side_mut(from).unreadable.note(at.location);
             return;
@@ -232,6 +259,10 @@ impl Session {
             Some(KeyField::Valid(token)) => Some(token.clone()),
             _ => None,
         };
+        let modern = modern.filter(|_| from == Side::Client);
+        if let Some(modern) = &modern {
+            self.note_modern_request(id, method, modern, message, at.location);
+        }
         self.side_mut(from).open(Request {
             id: id.clone(),
             method: method.clone(),
@@ -254,7 +285,72 @@ impl Session {
                 .meta_protocol_version
                 .as_deref()
                 .map(Version::nearest),
+            modern,
         });
+    }
+
+    /// A 2026-07-28 request of the client: a listen request opens its
+    /// stream, and a retry takes its operation's input round.
+    fn note_modern_request(
+        &mut self,
+        id: &RequestId,
+        method: &Method,
+        modern: &ModernRequest,
+        message: &Message,
+        location: Location,
+    ) {
+        if method == "subscriptions/listen" {
+            self.subscriptions.open(id, message, location);
+        }
+        if let Some(retried) = &modern.retried {
+            let key = (method.clone(), modern.target.clone());
+            let awaiting = &mut self.side_mut(Side::Client).awaiting_input;
+            if let Some(rounds) = awaiting.get_mut(&key) {
+                rounds.retain(|round| &round.id != retried);
+                if rounds.is_empty() {
+                    awaiting.remove(&key);
+                }
+            }
+        }
+    }
+
+    /// The server answers a client request of 2026-07-28: a result that
+    /// asks for input leaves its operation waiting for the retry, and an
+    /// answer to a listen request ends its stream.
+    fn note_operation_answer(
+        &mut self,
+        from: Side,
+        id: &RequestId,
+        message: &Message,
+        location: Location,
+    ) {
+        // The registry alone, so that the other trackers may change meanwhile.
+        let Some(request) = self.sides[from.peer().index()].open.get(id) else {
+            return;
+        };
+        if from != Side::Server || request.modern.is_none() {
+            return;
+        }
+        self.served.note(id, &request.method, message, location);
+        if request.method == "subscriptions/listen" {
+            return self.subscriptions.end(id, location);
+        }
+        let view = ResultView::of(message.members.result.as_ref());
+        let round = view.and_then(|v| InputRound::of(id, request.location, location, &v));
+        if let Some(round) = round {
+            let key = request.operation();
+            let awaiting = &mut self.side_mut(Side::Client).awaiting_input;
+            awaiting.entry(key).or_default().push(round);
+        }
+    }
+
+    /// The server acknowledged the listen stream its `_meta` names.
+    fn note_acknowledged(&mut self, message: &Message, location: Location) {
+        let named =
+            super::operations::MetaOnly::value(message, crate::protocol::meta::SUBSCRIPTION_ID);
+        if let Some(key) = named.as_ref().and_then(crate::event::Key::from_json) {
+            self.subscriptions.acknowledge(&RequestId(key), location);
+        }
     }
 
     /// The message's position in the session, noting whether the trace

@@ -30,9 +30,42 @@ const LEGACY: (i64, i64, Versions) = (-32019, -32000, STATELESS);
 
 const DEFINED: &[(i64, &str, Versions)] = &[
     (-32020, "HeaderMismatch", STATELESS),
-    (-32021, "MissingRequiredClientCapability", STATELESS),
-    (-32022, "UnsupportedProtocolVersion", STATELESS),
+    (-32021, MISSING_CLIENT_CAPABILITY.name, STATELESS),
+    (-32022, UNSUPPORTED_VERSION.name, STATELESS),
 ];
+
+/// An error the specification defines with a `data` object of its own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DefinedError {
+    pub code: i64,
+    pub name: &'static str,
+    /// What the error means: when a server must answer with it.
+    pub meaning: &'static str,
+    /// The members `error.data` must hold.
+    pub data: &'static [&'static str],
+    pub versions: Versions,
+}
+
+/// -32021: the request needs a client capability the request did not declare.
+pub const MISSING_CLIENT_CAPABILITY: DefinedError = DefinedError {
+    code: -32021,
+    name: "MissingRequiredClientCapability",
+    meaning: "processing the request needs a capability the client did not declare in io.modelcontextprotocol/clientCapabilities",
+    data: &["requiredCapabilities"],
+    versions: STATELESS,
+};
+
+/// The code of [`UNSUPPORTED_VERSION`], for patterns.
+pub const UNSUPPORTED_VERSION_CODE: i64 = -32022;
+
+/// -32022: the server does not implement the version the request names.
+pub const UNSUPPORTED_VERSION: DefinedError = DefinedError {
+    code: UNSUPPORTED_VERSION_CODE,
+    name: "UnsupportedProtocolVersion",
+    meaning: "the server does not implement the protocol version the request names",
+    data: &["requested", "supported"],
+    versions: STATELESS,
+};
 
 const RETIRED: &[(i64, &str, &str, Versions)] = &[
     (
@@ -72,6 +105,11 @@ pub fn classify(code: i64, version: Version) -> CodeUse {
         _ => CodeUse::Unregulated,
     }
 }
+
+/// The JSON-RPC error "Method not found".
+pub const METHOD_NOT_FOUND: i64 = -32601;
+/// The JSON-RPC error "Invalid params".
+pub const INVALID_PARAMS: i64 = -32602;
 
 #[cfg(test)]
 mod tests {

@@ -35,6 +35,45 @@ pub static KNOWN_RESERVED_KEYS: &[(&str, Versions)] = &[
     ),
 ];
 
+/// `_meta` keys of a 2026-07-28 request.
+pub const PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
+pub const CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
+pub const CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
+pub const LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
+/// `_meta` key of a notification on a listen stream: the listen request's id.
+pub const SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
+
+/// The keys every 2026-07-28 request must carry in `_meta`, with the JSON
+/// type each value must have ("fields marked as required MUST be included on
+/// every request").
+pub const REQUIRED_REQUEST_KEYS: &[(&str, ValueType)] = &[
+    (PROTOCOL_VERSION, ValueType::String),
+    (CLIENT_CAPABILITIES, ValueType::Object),
+];
+
+/// The JSON type a reserved key's value must have.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ValueType {
+    String,
+    Object,
+}
+
+impl ValueType {
+    pub fn holds(self, value: &serde_json::Value) -> bool {
+        match self {
+            ValueType::String => value.is_string(),
+            ValueType::Object => value.is_object(),
+        }
+    }
+
+    pub fn describe(self) -> &'static str {
+        match self {
+            ValueType::String => "a string",
+            ValueType::Object => "an object",
+        }
+    }
+}
+
 /// The labels that make a prefix MCP's own.
 const MCP_LABELS: [&str; 2] = ["modelcontextprotocol", "mcp"];
 

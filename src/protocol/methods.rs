@@ -58,6 +58,8 @@ pub struct MethodRow {
     /// The receiver ends the request by cancelling it (a 2026-07-28 server
     /// tears a `subscriptions/listen` stream down with `notifications/cancelled`).
     pub receiver_cancels: bool,
+    /// The server may answer it with an `InputRequiredResult` (2026-07-28).
+    pub may_require_input: bool,
 }
 
 const fn row(name: &'static str, kind: Kind, senders: Senders, versions: Versions) -> MethodRow {
@@ -69,6 +71,7 @@ const fn row(name: &'static str, kind: Kind, senders: Senders, versions: Version
         needs: None,
         extension: None,
         receiver_cancels: false,
+        may_require_input: false,
     }
 }
 
@@ -103,6 +106,11 @@ impl MethodRow {
         self.receiver_cancels = true;
         self
     }
+
+    const fn may_require_input(mut self) -> MethodRow {
+        self.may_require_input = true;
+        self
+    }
 }
 
 use Kind::{Notification as N, Request as R};
@@ -124,13 +132,22 @@ pub static METHODS: &[MethodRow] = &[
     row("notifications/progress", N, S, STATELESS),
     row("resources/list", R, C, ALL).needs("resources", ALL),
     row("resources/templates/list", R, C, ALL).needs("resources", ALL),
-    row("resources/read", R, C, ALL).needs("resources", ALL),
+    row("resources/read", R, C, HANDSHAKE).needs("resources", HANDSHAKE),
+    row("resources/read", R, C, STATELESS)
+        .needs("resources", STATELESS)
+        .may_require_input(),
     row("resources/subscribe", R, C, HANDSHAKE).needs("resources.subscribe", HANDSHAKE),
     row("resources/unsubscribe", R, C, HANDSHAKE).needs("resources.subscribe", HANDSHAKE),
     row("prompts/list", R, C, ALL).needs("prompts", ALL),
-    row("prompts/get", R, C, ALL).needs("prompts", ALL),
+    row("prompts/get", R, C, HANDSHAKE).needs("prompts", HANDSHAKE),
+    row("prompts/get", R, C, STATELESS)
+        .needs("prompts", STATELESS)
+        .may_require_input(),
     row("tools/list", R, C, ALL).needs("tools", ALL),
-    row("tools/call", R, C, ALL).needs("tools", ALL),
+    row("tools/call", R, C, HANDSHAKE).needs("tools", HANDSHAKE),
+    row("tools/call", R, C, STATELESS)
+        .needs("tools", STATELESS)
+        .may_require_input(),
     row("completion/complete", R, C, ALL).needs("completions", Versions::from(V2025_03_26)),
     row("logging/setLevel", R, C, HANDSHAKE).needs("logging", HANDSHAKE),
     row("sampling/createMessage", R, S, HANDSHAKE).needs("sampling", HANDSHAKE),
@@ -162,6 +179,23 @@ pub static METHODS: &[MethodRow] = &[
     row("notifications/elicitation/complete", N, S, TASKS),
     row("notifications/subscriptions/acknowledged", N, S, STATELESS),
 ];
+
+/// The requests a 2026-07-28 server may embed in an `InputRequiredResult`
+/// (`inputRequests`), with the client capability each needs.
+pub static INPUT_REQUESTS: &[(&str, &str)] = &[
+    ("elicitation/create", "elicitation"),
+    ("sampling/createMessage", "sampling"),
+    ("roots/list", "roots"),
+];
+
+/// The capability the client must declare for an input request `method`;
+/// `None` when `method` may not be an input request.
+pub fn input_request_needs(method: &str) -> Option<&'static str> {
+    INPUT_REQUESTS
+        .iter()
+        .find(|(name, _)| *name == method)
+        .map(|(_, needs)| *needs)
+}
 
 /// The rows of each method name: every message looks its method up, several
 /// times, so a lookup is one hash rather than a scan of the table.

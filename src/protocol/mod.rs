@@ -10,6 +10,7 @@ pub mod headers;
 pub mod meta;
 pub mod methods;
 pub mod spec;
+pub mod subscriptions;
 pub mod version;
 
 pub use methods::{Kind, MethodRow, Senders};

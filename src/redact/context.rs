@@ -24,7 +24,7 @@ pub(super) enum Context {
     /// A URL: its scheme, host and path stay (the decoders read the path);
     /// a user's credentials and the values of its query go.
     Url,
-    /// `_meta`: its keys are checked by a rule; only two of its values are.
+    /// `_meta`: its keys are checked by a rule; only a few of its values are.
     Meta,
     /// Content a tool, resource, prompt or person wrote: every value goes.
     Free,
@@ -57,6 +57,9 @@ const KEPT: &[&str] = &[
     "mode",
     "type",
     "capabilities",
+    // 2026-07-28: what a result is, and the opaque state a retry must echo.
+    "resultType",
+    "requestState",
 ];
 
 /// Members whose whole value was written by a tool, a resource or a person.
@@ -70,7 +73,13 @@ const FREE: &[&str] = &[
 ];
 
 /// `_meta` values the rules read.
-const META_KEPT: &[&str] = &["progressToken", "io.modelcontextprotocol/protocolVersion"];
+const META_KEPT: &[&str] = &[
+    "progressToken",
+    "io.modelcontextprotocol/protocolVersion",
+    "io.modelcontextprotocol/clientCapabilities",
+    "io.modelcontextprotocol/subscriptionId",
+    "io.modelcontextprotocol/logLevel",
+];
 
 /// The headers of the protocol and of HTTP framing, whose values the
 /// decoders read; any other (Authorization, Cookie, ...) may hold a secret.

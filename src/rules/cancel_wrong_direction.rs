@@ -3,7 +3,8 @@
 use super::describe_request;
 use crate::diagnostic::Severity;
 use crate::engine::{CancelTarget, Facts};
-use crate::protocol::{SpecPage, Versions};
+use crate::event::Side;
+use crate::protocol::{Era, SpecPage, Version, Versions};
 use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
 
 pub static META: RuleMeta = RuleMeta {
@@ -18,7 +19,7 @@ pub static META: RuleMeta = RuleMeta {
     spec: Some(SpecPage {
         legacy: "basic/utilities/cancellation",
         modern: Some("basic/patterns/cancellation"),
-        modern_quote: None,
+        modern_quote: Some("Servers MUST NOT send `notifications/cancelled` for any other purpose."),
     }),
     help: "a side may cancel only its own requests; to refuse a request it received, it answers with an error",
 };
@@ -46,7 +47,11 @@ fn check(ctx: &Ctx, out: &mut Out) {
             request.location,
             words!("{} was sent here", describe_request(from.peer(), request)),
         );
-    diagnostic = diagnostic.lowered_unless_proven(ctx, Severity::Warning);
+    // A 2026-07-28 server issues no requests, so no request of its own
+    // before the recording can hold the id.
+    if !(from == Side::Server && ctx.version.map(Version::era) == Some(Era::Stateless)) {
+        diagnostic = diagnostic.lowered_unless_proven(ctx, Severity::Warning);
+    }
     out.push(diagnostic);
 }
 
@@ -72,13 +77,13 @@ mod tests {
             findings("cancel-wrong-direction", &format!("{listen}\n{end}")),
             []
         );
-        // A server cancelling a client's tools/call is still wrong there
-        // (a warning: the trace does not start at server/discover).
+        // A server cancelling a client's tools/call is still wrong there,
+        // an error even mid-session: such a server issues no requests.
         let call = r#"{"from":"client","msg":{"jsonrpc":"2.0","id":"c1","method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}}"#;
         let cancel = r#"{"from":"server","msg":{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"c1"}}}"#;
         assert_eq!(
             findings("cancel-wrong-direction", &format!("{call}\n{cancel}")),
-            [(2, Warning)]
+            [(2, Error)]
         );
     }
 

@@ -29,8 +29,11 @@ fn check(ctx: &Ctx, out: &mut Out) {
     let Some((method, from)) = sent_method(ctx) else {
         return;
     };
-    // Cancellations and progress have their own direction rules.
-    if matches!(ctx.facts, Facts::Cancel(_) | Facts::Progress(_)) {
+    // Cancellations and progress have their own direction rules, and so
+    // have the requests of a 2026-07-28 server.
+    if matches!(ctx.facts, Facts::Cancel(_) | Facts::Progress(_))
+        || super::stateless_server_request(ctx)
+    {
         return;
     }
     let version = judged_version(ctx);

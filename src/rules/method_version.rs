@@ -33,6 +33,9 @@ fn check(ctx: &Ctx, out: &mut Out) {
     let (Some((method, from)), Some(version)) = (sent_method(ctx), judged_version(ctx)) else {
         return;
     };
+    if super::stateless_server_request(ctx) {
+        return; // v5-no-server-requests'
+    }
     // Unknown methods are unknown-method's; one no revision lets this side
     // send is method-direction's.
     if methods::method(method, version).is_some()
@@ -50,10 +53,13 @@ fn check(ctx: &Ctx, out: &mut Out) {
         Some((_, id)) => words!("{} sends {}, which {} defines only in the extension {}, and the session did not advertise it in capabilities.extensions", from, method, version, id),
         None => words!("{} sends {}, which is not a method of {} (it exists in {})", from, method, version, methods::versions_of(method).describe()),
     };
-    out.push(
-        ctx.diagnostic(&META, text)
-            .with_severity(negotiated_severity(version)),
-    );
+    // An extension one side lacks is a SHOULD-level fallback matter
+    // ("revert to core protocol behavior or reject"): a warning.
+    let severity = match extension {
+        Some(_) => Severity::Warning,
+        None => negotiated_severity(version),
+    };
+    out.push(ctx.diagnostic(&META, text).with_severity(severity));
 }
 
 /// Whether an extension method may be sent: no side shown in the trace
@@ -148,7 +154,7 @@ mod tests {
                 r#"{{"from":"client","msg":{{"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{{"taskId":"t","_meta":{{{V5_CAPS}{caps}}}}}}}}}"#
             )
         };
-        assert_eq!(findings("method-version", &request("{}")), [(1, Error)]);
+        assert_eq!(findings("method-version", &request("{}")), [(1, Warning)]);
         let with = request(r#"{"extensions":{"io.modelcontextprotocol/tasks":{}}}"#);
         assert_eq!(findings("method-version", &with), []);
     }

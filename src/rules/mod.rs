@@ -72,6 +72,7 @@ mod request_id_reused;
 mod response_after_cancel;
 mod response_to_notification;
 mod response_unknown_id;
+mod result_type_required;
 mod session_404_reinitialize;
 mod session_id_at_init;
 mod session_id_charset;
@@ -89,12 +90,30 @@ mod unknown_method;
 mod unknown_protocol_version;
 mod v5_http_protocol_version_header;
 mod v5_http_standard_headers;
+mod v5_initialize_legacy;
+mod v5_listen_ack_first;
+mod v5_listen_only_requested;
+mod v5_listen_subscription_id;
+mod v5_logging_requires_loglevel;
+mod v5_missing_capability_error;
+mod v5_mrtr_allowed_methods;
+mod v5_mrtr_capability;
+mod v5_mrtr_input_request_types;
+mod v5_mrtr_nonempty;
+mod v5_mrtr_request_state_echo;
+mod v5_mrtr_responses_keys;
+mod v5_mrtr_retry_new_id;
+mod v5_no_server_requests;
+mod v5_progress_server_only;
+mod v5_request_meta_required;
+mod v5_server_discover_implemented;
+mod v5_unsupported_version;
 mod version_client_disconnect;
 mod version_http_header_invalid_400;
 mod version_server_response;
 
 use crate::diagnostic::{Arg, Diagnostic, Severity, Words};
-use crate::engine::Session;
+use crate::engine::{Cancel, Session};
 use crate::event::{Location, Side};
 use crate::rule::{Ctx, Out, Rule, RuleMeta};
 
@@ -187,6 +206,25 @@ pub static ALL: &[&Rule] = &[
     &http_reject_error_status::RULE,
     &http_sse_close_after_response::RULE,
     &sse_disconnect_as_cancel::RULE,
+    &result_type_required::RULE,
+    &v5_request_meta_required::RULE,
+    &v5_no_server_requests::RULE,
+    &v5_progress_server_only::RULE,
+    &v5_server_discover_implemented::RULE,
+    &v5_missing_capability_error::RULE,
+    &v5_unsupported_version::RULE,
+    &v5_mrtr_allowed_methods::RULE,
+    &v5_mrtr_nonempty::RULE,
+    &v5_mrtr_input_request_types::RULE,
+    &v5_mrtr_capability::RULE,
+    &v5_mrtr_retry_new_id::RULE,
+    &v5_mrtr_request_state_echo::RULE,
+    &v5_mrtr_responses_keys::RULE,
+    &v5_listen_ack_first::RULE,
+    &v5_listen_subscription_id::RULE,
+    &v5_listen_only_requested::RULE,
+    &v5_logging_requires_loglevel::RULE,
+    &v5_initialize_legacy::RULE,
     // Last, so that SARIF rule indexes stay put.
     &no_protocol_messages::RULE,
 ];
@@ -255,19 +293,19 @@ impl Diagnostic {
     /// Grades a message the receiver sent for a cancelled request: a warning
     /// when the trace proves the cancellation had reached it, else info (the
     /// spec allows the race).
-    pub(crate) fn graded_by_cancel(
-        self,
-        session: &Session,
-        receiver: Side,
-        cancel: &crate::engine::Cancel,
-    ) -> Self {
-        if session.cancel_reached(receiver, cancel) {
+    pub(crate) fn graded_by_cancel(self, ctx: &Ctx, receiver: Side, cancel: &Cancel) -> Self {
+        // 2026-07-28 makes it a MUST NOT ("MUST NOT send any further
+        // messages for it"): a warning even when the messages may have
+        // crossed, as a trace cannot tell that race apart.
+        let crossed = match ctx.version.map(crate::protocol::Version::era) {
+            Some(crate::protocol::Era::Stateless) => Severity::Warning,
+            _ => Severity::Info,
+        };
+        if ctx.session.cancel_reached(receiver, cancel) {
             self.with_severity(Severity::Warning)
                 .with_note(CANCEL_REACHED)
         } else {
-            let mut graded = self
-                .with_severity(Severity::Info)
-                .with_note(MAY_HAVE_CROSSED);
+            let mut graded = self.with_severity(crossed).with_note(MAY_HAVE_CROSSED);
             graded.may_have_crossed = true;
             graded
         }
@@ -519,6 +557,152 @@ pub(crate) fn server_request_to_client<'c, T: serde::de::DeserializeOwned>(
     Some((params, capabilities))
 }
 
+/// A server's answer to a 2026-07-28 request of the client: the request,
+/// and the result's members when it is a result (`None` for an error).
+pub(crate) fn modern_answer<'c>(
+    ctx: &Ctx<'c>,
+) -> Option<(
+    crate::engine::RequestView<'c>,
+    Option<crate::engine::operations::ResultView>,
+)> {
+    use crate::event::{Body, Outcome};
+    let message = ctx.message.filter(|m| !m.incomplete)?;
+    let request = *ctx.facts.answered()?;
+    if ctx.from != Some(Side::Server) || request.modern.is_none() {
+        return None;
+    }
+    let result = match &message.body {
+        Body::Response {
+            outcome: Outcome::Result { .. },
+            ..
+        } => Some(crate::engine::operations::ResultView::of(
+            message.members.result.as_ref(),
+        )?),
+        _ => None,
+    };
+    Some((request, result))
+}
+
+/// A finding about the server's answer to a request of the client:
+/// "server answers client request 3 (tools/call) with {what}".
+pub(crate) fn answer_finding(
+    ctx: &Ctx,
+    meta: &'static RuleMeta,
+    request: &crate::engine::RequestView,
+    what: Words,
+) -> Diagnostic {
+    let named = describe_request(Side::Client, request);
+    ctx.diagnostic(meta, words!("server answers {} with {}", named, what))
+        .with_request_id(request.id)
+        .with_related(request.location, "the request")
+}
+
+/// A server's `InputRequiredResult` for a 2026-07-28 request of the client.
+pub(crate) fn input_required_answer<'c>(
+    ctx: &Ctx<'c>,
+) -> Option<(
+    crate::engine::RequestView<'c>,
+    crate::engine::operations::ResultView,
+)> {
+    match modern_answer(ctx)? {
+        (request, Some(result)) if result.requires_input() => Some((request, result)),
+        _ => None,
+    }
+}
+
+/// A 2026-07-28 client request that retries an operation (it carries
+/// `inputResponses` or `requestState`): its params and id, and the input
+/// round it retries, if the trace shows one.
+pub(crate) fn retry<'c>(
+    ctx: &'c Ctx,
+) -> Option<(
+    &'c crate::engine::operations::RequestParams,
+    &'c crate::event::RequestId,
+    Option<&'c crate::engine::operations::InputRound>,
+)> {
+    use crate::event::{Body, KeyField};
+    let (crate::engine::Facts::Request(facts), Some(Side::Client)) = (&ctx.facts, ctx.from) else {
+        return None;
+    };
+    let params = facts.modern.as_ref().filter(|p| p.is_retry())?;
+    let Some(Body::Request {
+        id: KeyField::Valid(id),
+        ..
+    }) = ctx.message.map(|m| &m.body)
+    else {
+        return None;
+    };
+    Some((params, id, facts.retried))
+}
+
+/// A request the server sends in a 2026-07-28 session, where servers send
+/// none (v5-no-server-requests reports it, and no other rule).
+pub(crate) fn stateless_server_request(ctx: &Ctx) -> bool {
+    use crate::event::Body;
+    let request = matches!(ctx.message.map(|m| &m.body), Some(Body::Request { method, .. }) if !method.starts_with("notifications/"));
+    request
+        && ctx.from == Some(Side::Server)
+        && ctx.version.map(crate::protocol::Version::era) == Some(crate::protocol::Era::Stateless)
+}
+
+/// Progress the client sends in a 2026-07-28 session, where only servers
+/// send it (v5-progress-server-only reports it, and no other rule).
+pub(crate) fn stateless_client_progress(ctx: &Ctx) -> bool {
+    ctx.from == Some(Side::Client)
+        && ctx.message.and_then(|m| m.method()) == Some("notifications/progress")
+        && ctx.version.map(crate::protocol::Version::era) == Some(crate::protocol::Era::Stateless)
+}
+
+/// Reports an error response with `error`'s code whose `data` lacks the
+/// members the specification requires of it.
+pub(crate) fn check_defined_error(
+    ctx: &Ctx,
+    out: &mut Out,
+    meta: &'static RuleMeta,
+    error: &crate::protocol::errors::DefinedError,
+) {
+    #[derive(serde::Deserialize)]
+    struct ErrorObject {
+        data: Option<serde_json::Value>,
+    }
+    match error_code_use(ctx) {
+        Some((code, _)) if code == error.code => {}
+        _ => return,
+    }
+    let Some(message) = ctx.message.filter(|m| !m.incomplete) else {
+        return;
+    };
+    let object = message
+        .members
+        .error
+        .as_ref()
+        .and_then(|e| e.parse::<ErrorObject>());
+    let data = object.and_then(|o| o.data);
+    let missing: Vec<&str> = error
+        .data
+        .iter()
+        .copied()
+        .filter(|member| data.as_ref().and_then(|d| d.get(member)).is_none())
+        .collect();
+    if missing.is_empty() {
+        return;
+    }
+    let from = ctx.from.map_or(words!("a side"), |s| words!("{}", s));
+    out.push(
+        ctx.diagnostic(
+            meta,
+            words!(
+                "{} answers with error {} ({}) whose data has no {}",
+                from,
+                error.code,
+                error.name,
+                listed(&missing)
+            ),
+        )
+        .with_pointer("/error/data"),
+    );
+}
+
 /// What the revision of an error response says of its code.
 pub(crate) fn error_code_use(ctx: &Ctx) -> Option<(i64, crate::protocol::errors::CodeUse)> {
     use crate::event::{Body, Outcome};
@@ -676,6 +860,38 @@ pub(crate) mod testing {
     /// An SSE body of events, each given as its field lines (`"id: 1\ndata: {}"`).
     pub fn sse(events: &[&str]) -> String {
         events.iter().map(|e| format!("{e}\n\n")).collect()
+    }
+
+    /// A 2026-07-28 client request line declaring `capabilities`; `members`
+    /// are more members of `params` (JSON text ending in a comma, or empty).
+    pub fn v5_request_declaring(
+        id: &str,
+        method: &str,
+        members: &str,
+        capabilities: &str,
+    ) -> String {
+        format!(
+            r#"{{"from":"client","msg":{{"jsonrpc":"2.0","id":{id},"method":"{method}","params":{{{members}"_meta":{{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{capabilities}}}}}}}}}"#
+        )
+    }
+
+    /// A 2026-07-28 client request line that declares no capabilities.
+    pub fn v5_request(id: &str, method: &str, members: &str) -> String {
+        v5_request_declaring(id, method, members, "{}")
+    }
+
+    /// A 2026-07-28 session's first line: the trace holds its start.
+    pub const DISCOVER: &str = r#"{"from":"client","msg":{"jsonrpc":"2.0","id":0,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}}"#;
+
+    /// A line the server sent: `msg` is its JSON-RPC message.
+    pub fn server(msg: &str) -> String {
+        format!(r#"{{"from":"server","msg":{msg}}}"#)
+    }
+
+    /// Lines joined into a trace.
+    pub fn trace<S: AsRef<str>>(lines: &[S]) -> String {
+        let lines: Vec<&str> = lines.iter().map(AsRef::as_ref).collect();
+        lines.join("\n")
     }
 
     /// The findings of one rule on a trace, as (line, severity).

@@ -67,7 +67,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
                         describe_request(from.peer(), request)
                     ),
                 )
-                .graded_by_cancel(ctx.session, from, cancel)
+                .graded_by_cancel(ctx, from, cancel)
                 .with_label("progress after the cancellation")
                 .with_related(cancel.location, "cancelled here");
             (request, diagnostic)
@@ -114,6 +114,20 @@ mod tests {
             r#"{"from":"server","stream":"a","msg":{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":1}}}"#,
         ];
         assert_eq!(check(&lines), [(6, Warning)]);
+    }
+
+    #[test]
+    fn warning_after_a_2026_07_28_cancellation_even_when_it_may_have_crossed() {
+        use crate::rules::testing::{server, trace};
+        let call = r#"{"from":"client","msg":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"progressToken":"t"}}}}"#;
+        let progress = server(
+            r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":1}}"#,
+        );
+        let lines = [call, CANCEL, &progress];
+        assert_eq!(
+            findings("progress-after-terminal", &trace(&lines)),
+            [(3, Warning)]
+        );
     }
 
     #[test]

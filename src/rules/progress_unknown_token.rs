@@ -36,6 +36,9 @@ fn unknown(ctx: &Ctx, out: &mut Out) {
     else {
         return;
     };
+    if super::stateless_client_progress(ctx) {
+        return; // v5-progress-server-only's
+    }
     let mut diagnostic = ctx
         .diagnostic(
             &META,

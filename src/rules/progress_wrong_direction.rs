@@ -31,6 +31,9 @@ fn check(ctx: &Ctx, out: &mut Out) {
         return;
     };
     let Some(token) = request.token else { return };
+    if super::stateless_client_progress(ctx) {
+        return; // v5-progress-server-only's
+    }
     out.push(
         ctx.diagnostic(
             &META,

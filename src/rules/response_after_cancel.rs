@@ -31,7 +31,9 @@ fn check(ctx: &Ctx, out: &mut Out) {
     else {
         return;
     };
-    let Some(cancel) = request.cancel else {
+    // A receiver that ended the request itself may still answer it (a
+    // 2026-07-28 server may end a listen stream both ways).
+    let Some(cancel) = request.cancel.filter(|c| !c.by_receiver) else {
         return;
     };
     out.push(
@@ -44,7 +46,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
                 from.peer()
             ),
         )
-        .graded_by_cancel(ctx.session, from, cancel)
+        .graded_by_cancel(ctx, from, cancel)
         .with_label("response after the cancellation")
         .with_request_id(request.id)
         .with_related(request.location, "the request")
@@ -95,6 +97,35 @@ mod tests {
             r#"{"from":"server","stream":"a","msg":{"jsonrpc":"2.0","id":1,"result":{}}}"#,
         ];
         assert_eq!(check(&lines), [(8, Info)]);
+    }
+
+    #[test]
+    fn warning_in_2026_07_28_even_when_the_messages_may_have_crossed() {
+        use crate::rules::testing::{server, trace, v5_request};
+        let call = v5_request("1", "tools/call", r#""name":"x","#);
+        let cancel = r#"{"from":"client","msg":{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}}"#;
+        let result =
+            server(r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","content":[]}}"#);
+        let lines = [call.as_str(), cancel, &result];
+        assert_eq!(
+            findings("response-after-cancel", &trace(&lines)),
+            [(3, Warning)]
+        );
+    }
+
+    #[test]
+    fn silent_when_a_2026_07_28_server_answers_a_listen_it_ended_itself() {
+        use crate::rules::testing::{server, trace, v5_request};
+        let listen = v5_request("\"L\"", "subscriptions/listen", r#""notifications":{},"#);
+        let end = server(
+            r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"L"}}"#,
+        );
+        let result = server(
+            r#"{"jsonrpc":"2.0","id":"L","result":{"resultType":"complete","_meta":{"io.modelcontextprotocol/subscriptionId":"L"}}}"#,
+        );
+        let lines = [listen.as_str(), &end, &result];
+        assert_eq!(findings("response-after-cancel", &trace(&lines)), []);
+        assert_eq!(findings("unanswered-request", &trace(&lines[..2])), []);
     }
 
     #[test]

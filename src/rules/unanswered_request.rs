@@ -5,7 +5,7 @@ use super::describe_request;
 use crate::diagnostic::Severity;
 use crate::engine::{RequestState, Session};
 use crate::event::{ReportedFailure, Side};
-use crate::protocol::{SpecPage, Versions};
+use crate::protocol::{Era, SpecPage, Version, Versions};
 use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
 
 pub static META: RuleMeta = RuleMeta {
@@ -38,13 +38,23 @@ fn check(ctx: &Ctx, out: &mut Out) {
 }
 
 fn session_end(session: &Session, out: &mut Out) {
-    for side in [Side::Client, Side::Server] {
+    // A 2026-07-28 server's requests are v5-no-server-requests' alone: its
+    // client rightly leaves them unanswered.
+    let stateless = session.version().map(Version::era) == Some(Era::Stateless);
+    let sides: &[Side] = if stateless {
+        &[Side::Client]
+    } else {
+        &[Side::Client, Side::Server]
+    };
+    for &side in sides {
         let registry = session.side(side);
         let mut open: Vec<_> = registry
             .open
             .values()
             .filter(|r| {
-                r.state == RequestState::Running && !session.ambiguous_responses.contains(&r.id)
+                r.state == RequestState::Running
+                    && !session.ambiguous_responses.contains(&r.id)
+                    && !cancelled_by_close(session, r)
             })
             .collect();
         open.sort_by_key(|r| r.seq);
@@ -92,10 +102,55 @@ fn session_end(session: &Session, out: &mut Out) {
     }
 }
 
+/// Whether a 2026-07-28 request's stream closed before its answer: over
+/// Streamable HTTP that closing is its cancellation.
+fn cancelled_by_close(session: &Session, request: &crate::engine::Request) -> bool {
+    let modern = request.named_version.map(Version::era) == Some(Era::Stateless);
+    let stream = request.stream.as_deref();
+    modern && stream.is_some_and(|s| session.http.aborted.contains_key(s))
+}
+
 #[cfg(test)]
 mod tests {
     use crate::diagnostic::Severity::{self, Info};
     use crate::rules::testing::{findings, HANDSHAKE};
+
+    /// A tools/call POST whose SSE stream the client closed before the answer.
+    fn closed_stream_call(meta: serde_json::Value) -> String {
+        use serde_json::json;
+        let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "x", "_meta": meta}});
+        crate::rules::testing::har(&[json!({
+            "request": {"method": "POST", "url": "http://localhost/mcp", "postData": {"text": call.to_string()}},
+            "response": {"status": 200, "content": {"mimeType": "text/event-stream", "text": ""}},
+            "_error": "net::ERR_ABORTED",
+        })])
+    }
+
+    #[test]
+    fn silent_on_a_2026_07_28_server_request_left_unanswered() {
+        use crate::rules::testing::{server, trace, v5_request};
+        let call = v5_request("1", "tools/call", r#""name":"x","#);
+        let roots = server(r#"{"jsonrpc":"2.0","id":"s1","method":"roots/list"}"#);
+        let done =
+            server(r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","content":[]}}"#);
+        let lines = [call.as_str(), &roots, &done];
+        assert_eq!(findings("unanswered-request", &trace(&lines)), []);
+    }
+
+    #[test]
+    fn a_closed_stream_cancels_a_2026_07_28_request_only() {
+        let modern = serde_json::json!({
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {},
+        });
+        assert_eq!(
+            findings("unanswered-request", &closed_stream_call(modern)),
+            []
+        );
+        // Up to 2025-11-25 a dropped stream may be resumed: still waiting.
+        let legacy = closed_stream_call(serde_json::json!({}));
+        assert_eq!(findings("unanswered-request", &legacy), [(2, Info)]);
+    }
 
     fn check(lines: &[&str]) -> Vec<(u64, Severity)> {
         findings(
