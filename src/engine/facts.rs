@@ -314,10 +314,13 @@ fn listen_target<'s>(session: &'s Session, message: &Message) -> ListenTarget<'s
 }
 
 /// The client's open requests on `stream`, oldest first, when it is a POST
-/// the server rejected with an HTTP error status.
+/// the server rejected: with an HTTP error status, or (wrongly, which
+/// `http-reject-error-status` reports) with a success status when the POST
+/// held no request to answer.
 fn rejected_body<'s>(session: &'s Session, stream: &str) -> Option<Vec<RequestView<'s>>> {
     let info = session.http.streams.get(stream)?;
-    if !(info.rejected && info.method == "POST") {
+    let only_input = info.requests == 0 && info.input > 0;
+    if !((info.rejected || only_input) && info.method == "POST") {
         return None;
     }
     let mut requests: Vec<&Request> = session

@@ -33,7 +33,7 @@ pub use facts::{CancelTarget, Facts, ListenTarget, ProgressTarget, RequestFacts,
 pub use lifecycle::{Capabilities, Lifecycle};
 pub use requests::{Answered, Cancel, Registry, Request, RequestState, RequestView, Unreadable};
 pub use session::Session;
-pub use streams::{HttpStreams, StreamInfo};
+pub use streams::{EventIdSeen, HttpStreams, SessionEnd, StreamInfo};
 pub use subscriptions::{Listen, Subscriptions};
 pub use tasks::{Tasks, WireTask};
 pub use tools::Tools;
@@ -291,7 +291,7 @@ fn apply_transport(session: &mut Session, sessions: &mut SourceSessions, event: 
         }
         (Payload::Transport(Transport::Http(http)), _, stream) => {
             if let Some(stream) = stream {
-                session.http.open(stream, http);
+                session.http.open(stream, http, event.location);
             }
             if let Some(id) = &http.assigned_session {
                 sessions

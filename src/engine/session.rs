@@ -143,8 +143,10 @@ impl Session {
         self.side_mut(side).unreadable.consume()
     }
 
+    /// `from` closed its end; the first close is where it did (a client
+    /// log may say so again as the connection winds down).
     pub(crate) fn note_closed(&mut self, from: Side, location: Location) {
-        self.side_mut(from).closed = Some(location);
+        self.side_mut(from).closed.get_or_insert(location);
     }
 
     /// Applies a message after the rules have seen it.
@@ -158,6 +160,9 @@ impl Session {
     ) {
         let seq = self.next_position(message, transition);
         self.note_batch(from, message, location);
+        if let Some(stream) = stream {
+            self.http.note_message(from, message, stream);
+        }
         let answered_id = match transition {
             Transition::Answer(id) => Some(id),
             // initialize is never batched: when a rejected body holds it,

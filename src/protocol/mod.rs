@@ -6,6 +6,7 @@
 pub mod capabilities;
 pub mod errors;
 pub mod fields;
+pub mod headers;
 pub mod meta;
 pub mod methods;
 pub mod spec;

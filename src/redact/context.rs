@@ -98,6 +98,8 @@ const HEADERS_KEPT: &[&str] = &[
     "content-type",
     "accept",
     "last-event-id",
+    // 2026-07-28: the request's method, mirrored (the body keeps it too).
+    "mcp-method",
 ];
 
 pub(super) fn is_kept_header(name: &str) -> bool {
