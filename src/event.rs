@@ -491,6 +491,92 @@ pub struct HttpExchange {
     /// The response stream opened with an `endpoint` event (the 2024-11-05
     /// HTTP+SSE transport, where every server message uses that stream).
     pub sse_endpoint: bool,
+    /// The data of the first `endpoint` event: the URI to POST to.
+    pub endpoint_data: Option<CompactString>,
+    /// The request target: the URL's path and query (`/messages/?session_id=1`).
+    pub target: CompactString,
+    /// The headers of the request and of the response that rules read (the
+    /// rows of `protocol::headers`), in the order the capture has them.
+    pub request_headers: Vec<KeptHeader>,
+    pub response_headers: Vec<KeptHeader>,
+    /// The events of an SSE response, without their data.
+    pub sse: Vec<SseMark>,
+    /// When the response ended, in ms since the epoch, when the capture says.
+    pub ended_ms: Option<i64>,
+    /// The request body is a JSON array (a batch).
+    pub batch: bool,
+    /// The first request of the request body, as its headers must mirror it.
+    pub first_request: Option<RequestSummary>,
+    /// The response body (not an SSE stream) holds a JSON-RPC error.
+    pub response_error: bool,
+}
+
+impl HttpExchange {
+    /// The value of a request header the capture has.
+    pub fn request_header(&self, header: crate::protocol::headers::Header) -> Option<&str> {
+        kept(&self.request_headers, header)
+    }
+
+    /// The value of a response header the capture has.
+    pub fn response_header(&self, header: crate::protocol::headers::Header) -> Option<&str> {
+        kept(&self.response_headers, header)
+    }
+
+    /// The URL path, without the query.
+    pub fn path(&self) -> &str {
+        self.target.split('?').next().unwrap_or("")
+    }
+
+    /// The status is 2xx.
+    pub fn succeeded(&self) -> bool {
+        self.status.is_some_and(|s| (200..300).contains(&s))
+    }
+}
+
+fn kept(headers: &[KeptHeader], header: crate::protocol::headers::Header) -> Option<&str> {
+    headers
+        .iter()
+        .find(|h| h.header == header)
+        .map(|h| h.value.as_str())
+}
+
+/// A header a rule reads, with its name as written and its value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeptHeader {
+    pub header: crate::protocol::headers::Header,
+    pub name: CompactString,
+    pub value: CompactString,
+}
+
+/// One event of an SSE response: what rules read besides its data.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SseMark {
+    /// The `id` field, when the event has its own `id:` line.
+    pub id: Option<CompactString>,
+    /// The `event` field; `None` means the default type, `message`.
+    pub event: Option<CompactString>,
+    pub retry: Option<u64>,
+    pub data: SseData,
+}
+
+/// What an SSE event's data holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SseData {
+    /// Nothing (the priming event of 2025-11-25).
+    Empty,
+    /// A JSON-RPC message (or batch).
+    JsonRpc,
+    /// Anything else (the `endpoint` event's URI, text).
+    Other,
+}
+
+/// The first request of a body: its method, the value its `Mcp-Name` header
+/// must mirror, and the protocol version its `_meta` names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RequestSummary {
+    pub method: CompactString,
+    pub name: Option<String>,
+    pub protocol_version: Option<CompactString>,
 }
 
 /// A line the decoder could not turn into a message.

@@ -23,6 +23,8 @@ pub enum Family {
     Ping,
     Cancel,
     Progress,
+    /// Tasks (2025-11-25): task-augmented requests and the task operations.
+    Tasks,
     /// 2026-07-28 input requests inside results, and their retries.
     Input,
     /// 2026-07-28 `subscriptions/listen` streams.
@@ -34,7 +36,7 @@ pub enum Family {
 }
 
 impl Family {
-    pub const ALL: [Family; 13] = [
+    pub const ALL: [Family; 14] = [
         Family::Trace,
         Family::Jsonrpc,
         Family::Lifecycle,
@@ -43,6 +45,7 @@ impl Family {
         Family::Ping,
         Family::Cancel,
         Family::Progress,
+        Family::Tasks,
         Family::Input,
         Family::Subscription,
         Family::Http,
@@ -60,6 +63,7 @@ impl Family {
             Family::Ping => "ping",
             Family::Cancel => "cancel",
             Family::Progress => "progress",
+            Family::Tasks => "tasks",
             Family::Input => "input",
             Family::Subscription => "subscription",
             Family::Http => "http",

@@ -148,7 +148,9 @@ fn machine_readable_reports_are_written_as_the_findings_are_rendered() {
         let mut sizes = WriteSizes::default();
         write(trace.as_bytes(), &diagnostics, format, &mut sizes);
         assert!(sizes.total > findings * 200, "{format:?}: {}", sizes.total);
-        assert!(sizes.longest < 64 * 1024, "{format:?}: {}", sizes.longest);
+        // SARIF's rule table is written at once: it grows with the rules (about
+        // 0.5 KB each), not with the findings.
+        assert!(sizes.longest < 128 * 1024, "{format:?}: {}", sizes.longest);
     }
 }
 

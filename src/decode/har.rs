@@ -15,7 +15,9 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use super::document::{self, offset_of};
-use super::http::{exchanges_in_order, url_path, Body, EntryProblem, Exchange};
+use super::http::{
+    exchanges_in_order, kept_headers, url_path, url_target, Body, EntryProblem, Exchange,
+};
 use super::json::string_of;
 use super::timestamp::parse_rfc3339_ms;
 use crate::event::Event;
@@ -204,10 +206,16 @@ fn exchange<'a>(
         ))
     })?;
     let path = url_path(&url);
+    let kept = |headers: &[Header]| {
+        kept_headers(headers.iter().map(|h| (h.name.as_ref(), h.value.as_ref())))
+    };
     Ok(Exchange {
         number,
         method: entry.request.method.clone(),
         path,
+        target: url_target(&url),
+        request_headers: kept(request_headers),
+        response_headers: kept(response_headers),
         started_ms,
         first_byte_ms,
         ended_ms,

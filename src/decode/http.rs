@@ -12,8 +12,10 @@ use serde_json::value::RawValue;
 use super::json::{messages_of, OneOrBatch};
 use super::sse;
 use crate::event::{
-    Body as MessageBody, Event, HttpExchange, Location, Payload, Side, Transport, Unreadable,
+    Body as MessageBody, Event, HttpExchange, KeptHeader, Location, Payload, RequestSummary, Side,
+    SseData, SseMark, Transport, Unreadable,
 };
+use crate::protocol::headers::{Header, NAME_HEADER_PARAMS};
 
 /// A body as captured, decoded to text, and where it is in the capture file.
 pub(crate) struct Body<'a> {
@@ -28,6 +30,11 @@ pub(crate) struct Exchange<'a> {
     pub number: usize,
     pub method: Cow<'a, str>,
     pub path: String,
+    /// The URL's path and query.
+    pub target: String,
+    /// The request's and the response's headers that rules read.
+    pub request_headers: Vec<KeptHeader>,
+    pub response_headers: Vec<KeptHeader>,
     pub started_ms: Option<f64>,
     /// When the first byte of the response arrived, when the capture says.
     pub first_byte_ms: Option<f64>,
@@ -180,6 +187,19 @@ impl Exchange<'_> {
             sse_endpoint: sse_events
                 .iter()
                 .any(|e| e.event.as_deref() == Some("endpoint")),
+            endpoint_data: sse_events
+                .iter()
+                .find(|e| e.event.as_deref() == Some("endpoint"))
+                .map(|e| e.data.as_str().into()),
+            target: self.target.as_str().into(),
+            request_headers: self.request_headers.clone(),
+            response_headers: self.response_headers.clone(),
+            sse: sse_events.iter().map(sse_mark).collect(),
+            ended_ms: self.ended_ms.map(|ms| ms.round() as i64),
+            batch: self
+                .request_body
+                .as_ref()
+                .is_some_and(|b| b.text.trim_start().starts_with('[')),
             ..HttpExchange::default()
         };
         for timed in &out {
@@ -190,6 +210,9 @@ impl Exchange<'_> {
                     }
                     MessageBody::Request { method, params, .. } => {
                         http.requests += 1;
+                        if http.first_request.is_none() {
+                            http.first_request = Some(summary(message, method, params));
+                        }
                         http.initialize |= method == "initialize";
                         http.modern |=
                             params.meta_protocol_version.is_some() || method == "server/discover";
@@ -246,7 +269,23 @@ impl Exchange<'_> {
                 }
             } else if self.response_is_json(&body.text) {
                 let place = format!("response body of {}", self.describe());
+                let before = out.len();
                 push_body(&mut out, body, Side::Server, place, end);
+                let is_error = |t: &Timed| match &t.event.payload {
+                    Payload::Message(m) => matches!(
+                        m.body,
+                        MessageBody::Response {
+                            outcome: crate::event::Outcome::Error { .. },
+                            ..
+                        }
+                    ),
+                    _ => false,
+                };
+                if out[before..].iter().any(is_error) {
+                    if let Payload::Transport(Transport::Http(http)) = &mut out[0].event.payload {
+                        http.response_error = true;
+                    }
+                }
             }
         }
         let dropped = (is_sse || self.sse_messages.is_some())
@@ -297,6 +336,69 @@ impl Exchange<'_> {
             Some(_) => None,
         }
     }
+}
+
+/// What rules read of an SSE event besides its data.
+fn sse_mark(event: &sse::SseEvent) -> SseMark {
+    let data = event.data.trim();
+    let data = match () {
+        _ if data.is_empty() => SseData::Empty,
+        _ if (data.starts_with('{') || data.starts_with('[')) && data.contains("\"jsonrpc\"") => {
+            SseData::JsonRpc
+        }
+        _ => SseData::Other,
+    };
+    SseMark {
+        id: event
+            .own_id
+            .then(|| event.id.as_deref().unwrap_or("").into()),
+        event: event.event.as_deref().map(Into::into),
+        retry: event.retry,
+        data,
+    }
+}
+
+/// The first request of a body, as its 2026-07-28 headers mirror it.
+fn summary(
+    message: &crate::event::Message,
+    method: &str,
+    params: &crate::event::Params,
+) -> RequestSummary {
+    let name = NAME_HEADER_PARAMS
+        .iter()
+        .find(|(m, _)| *m == method)
+        .and_then(|(_, param)| {
+            let params = message.members.params.as_ref()?.value()?;
+            params.get(*param)?.as_str().map(str::to_string)
+        });
+    RequestSummary {
+        method: method.into(),
+        name,
+        protocol_version: params.meta_protocol_version.as_deref().map(Into::into),
+    }
+}
+
+/// The headers rules read (rows of `protocol::headers`), as captured.
+pub(crate) fn kept_headers<'h>(
+    headers: impl Iterator<Item = (&'h str, &'h str)>,
+) -> Vec<KeptHeader> {
+    headers
+        .filter_map(|(name, value)| {
+            Some(KeptHeader {
+                header: Header::of(name)?,
+                name: name.into(),
+                value: value.into(),
+            })
+        })
+        .collect()
+}
+
+/// The path and query of a URL (`/messages/?session_id=1`).
+pub(crate) fn url_target(url: &str) -> String {
+    let after_scheme = url.split_once("://").map_or(url, |(_, rest)| rest);
+    let target = after_scheme.find('/').map_or("/", |i| &after_scheme[i..]);
+    let target = target.split('#').next().unwrap_or(target);
+    crate::sanitize::truncate(target, 200).into_owned()
 }
 
 /// An SSE response stream that ended without the response to a request its

@@ -26,7 +26,9 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use super::document::{self, offset_of};
-use super::http::{exchanges_in_order, url_path, Body, EntryProblem, Exchange};
+use super::http::{
+    exchanges_in_order, kept_headers, url_path, url_target, Body, EntryProblem, Exchange,
+};
 use super::json::string_of;
 use super::timestamp::parse_rfc3339_ms;
 use crate::event::Event;
@@ -117,6 +119,17 @@ fn exchange<'a>(
         number,
         method: entry.method.clone(),
         path: url_path(&entry.url),
+        target: url_target(&entry.url),
+        request_headers: kept_headers(
+            request_headers
+                .iter()
+                .map(|(n, v)| (n.as_ref(), v.as_ref())),
+        ),
+        response_headers: kept_headers(
+            response_headers
+                .iter()
+                .map(|(n, v)| (n.as_ref(), v.as_ref())),
+        ),
         started_ms,
         first_byte_ms: headers_ms,
         ended_ms: headers_ms,

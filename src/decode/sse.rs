@@ -18,6 +18,8 @@ pub struct SseEvent {
     pub event: Option<String>,
     pub data: String,
     pub id: Option<String>,
+    /// The event has an `id:` line of its own (the id is not carried over).
+    pub own_id: bool,
     pub retry: Option<u64>,
     /// Byte offset of the event's first line in the body.
     pub offset: usize,
@@ -55,6 +57,7 @@ pub fn parse(body: &str) -> Vec<SseEvent> {
         event: None,
         data: String::new(),
         id: None,
+        own_id: false,
         retry: None,
         offset: 0,
     };
@@ -75,6 +78,7 @@ pub fn parse(body: &str) -> Vec<SseEvent> {
                         event: None,
                         data: String::new(),
                         id,
+                        own_id: false,
                         retry: None,
                         offset: 0,
                     },
@@ -102,7 +106,10 @@ pub fn parse(body: &str) -> Vec<SseEvent> {
                 has_data = true;
             }
             ("event", value) => pending.event = Some(value.to_string()),
-            ("id", value) if !value.contains('\0') => pending.id = Some(value.to_string()),
+            ("id", value) if !value.contains('\0') => {
+                pending.id = Some(value.to_string());
+                pending.own_id = true;
+            }
             ("retry", value) => pending.retry = value.parse().ok().or(pending.retry),
             _ => {}
         }
@@ -127,6 +134,7 @@ mod tests {
             assert_eq!(events.len(), 2, "{end:?}");
             assert_eq!(events[0].event.as_deref(), Some("message"));
             assert_eq!(events[0].id.as_deref(), Some("7"));
+            assert!(events[0].own_id && !events[1].own_id);
             assert_eq!(events[0].data, "{\"a\":1,\n\"b\":2}");
             assert_eq!(events[0].offset, 0);
             assert_eq!(events[1].data, "x");

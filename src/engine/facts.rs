@@ -13,6 +13,7 @@ use super::operations::{InputRound, ModernRequest, RequestParams};
 use super::requests::{Request, RequestState, RequestView};
 use super::session::Session;
 use super::subscriptions::Listen;
+use super::tasks::Task;
 use crate::protocol::{meta, subscriptions, Era, Version};
 
 // Facts live on the stack for one event; boxing the request's would cost an
@@ -97,6 +98,9 @@ pub enum ProgressTarget<'s> {
     Cancelled(RequestView<'s>),
     /// The peer's request that last carried the token was answered.
     Completed(RequestView<'s>),
+    /// The peer's request that last carried the token was answered with a
+    /// task, which has ended since (its progress may run until then).
+    TaskEnded(RequestView<'s>, &'s Task),
     /// More than one running request of the peer carries the token (a
     /// reuse, reported once by its own rule): the progress may be any
     /// one's, so nothing follows from it until only one of them is left.
@@ -211,7 +215,16 @@ pub(crate) fn classify<'s>(
                     .active_tokens
                     .get(token)
                     .and_then(|holder| sender.open.get(holder))
-                    .map(Request::view),
+                    .map(Request::view)
+                    // A request answered with a task holds its token until the task ends.
+                    .or_else(|| {
+                        let task = session.tasks.running_with_token(from.peer(), token)?;
+                        let request = sender.request(&task.request_id)?;
+                        Some(RequestView {
+                            token: task.token.as_ref(),
+                            ..request
+                        })
+                    }),
                 _ => None,
             };
             // Params that are absent or no object hold no _meta either.
@@ -301,10 +314,13 @@ fn listen_target<'s>(session: &'s Session, message: &Message) -> ListenTarget<'s
 }
 
 /// The client's open requests on `stream`, oldest first, when it is a POST
-/// the server rejected with an HTTP error status.
+/// the server rejected: with an HTTP error status, or (wrongly, which
+/// `http-reject-error-status` reports) with a success status when the POST
+/// held no request to answer.
 fn rejected_body<'s>(session: &'s Session, stream: &str) -> Option<Vec<RequestView<'s>>> {
     let info = session.http.streams.get(stream)?;
-    if !(info.rejected && info.method == "POST") {
+    let only_input = info.requests == 0 && info.input > 0;
+    if !((info.rejected || only_input) && info.method == "POST") {
         return None;
     }
     let mut requests: Vec<&Request> = session
@@ -399,13 +415,32 @@ fn progress_target<'s>(
         return match request.state {
             RequestState::Running => ProgressTarget::Active(request),
             RequestState::CancelRequested => ProgressTarget::Cancelled(request),
-            RequestState::Completed => ProgressTarget::Completed(request),
+            RequestState::Completed => after_response(session, from, request),
         };
     }
     let own = session.side(from);
     match own.active_tokens.get(token).and_then(|id| own.request(id)) {
         Some(request) => ProgressTarget::OwnToken(request),
         None => ProgressTarget::Unknown(token.clone()),
+    }
+}
+
+/// Progress `from` sends for a request it answered: one it answered with a
+/// task runs on until the task ends ("even after the `CreateTaskResult` has
+/// been returned").
+fn after_response<'s>(
+    session: &'s Session,
+    from: Side,
+    request: RequestView<'s>,
+) -> ProgressTarget<'s> {
+    match session.tasks.task_of_request(from, request.id) {
+        Some(task) if task.ended.is_none() => ProgressTarget::Active(RequestView {
+            state: RequestState::Running,
+            last_progress: task.last_progress,
+            ..request
+        }),
+        Some(task) => ProgressTarget::TaskEnded(request, task),
+        None => ProgressTarget::Completed(request),
     }
 }
 

@@ -14,6 +14,7 @@ pub mod requests;
 pub mod session;
 pub mod streams;
 pub mod subscriptions;
+pub mod tasks;
 mod time_order;
 pub mod tool_schema;
 pub mod tools;
@@ -33,8 +34,9 @@ pub use facts::{CancelTarget, Facts, ListenTarget, ProgressTarget, RequestFacts,
 pub use lifecycle::{Capabilities, Lifecycle};
 pub use requests::{Answered, Cancel, Registry, Request, RequestState, RequestView, Unreadable};
 pub use session::Session;
-pub use streams::{HttpStreams, StreamInfo};
+pub use streams::{EventIdSeen, HttpStreams, SessionEnd, StreamInfo};
 pub use subscriptions::{Listen, Subscriptions};
+pub use tasks::{Tasks, WireTask};
 pub use tools::{ListState, Listing, Tool, Tools};
 
 /// Counts for the summary line.
@@ -190,6 +192,7 @@ impl Engine {
             sessions.unreadable.consume();
         }
         let stream = event.stream.as_deref();
+        session.tasks.now_ms = event.time_ms;
         session.apply(from, message, event.location, stream, &transition, listing);
         session.last_time_ms = event.time_ms.or(previous);
     }
@@ -293,7 +296,7 @@ fn apply_transport(session: &mut Session, sessions: &mut SourceSessions, event: 
         }
         (Payload::Transport(Transport::Http(http)), _, stream) => {
             if let Some(stream) = stream {
-                session.http.open(stream, http);
+                session.http.open(stream, http, event.location);
             }
             if let Some(id) = &http.assigned_session {
                 sessions

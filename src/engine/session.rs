@@ -1,6 +1,7 @@
 //! The state of one session, as trackers: the lifecycle (era, version,
 //! handshake, capabilities), per direction the registry of requests, ids,
-//! progress tokens and cancellations, and the HTTP streams.
+//! progress tokens and cancellations, the HTTP streams, the tasks and the
+//! server's tools.
 //!
 //! Only [`Session::apply`] changes it, after the rules have looked at an
 //! event against the state before it; each tracker applies its own part.
@@ -18,6 +19,7 @@ use super::operations::{InputRound, ModernRequest, ResultView, Served};
 use super::requests::{Cancel, Registry, Request, RequestState};
 use super::streams::HttpStreams;
 use super::subscriptions::Subscriptions;
+use super::tasks::Tasks;
 use super::tools::{Listing, Tools};
 
 /// Where a message is: its line, its place in the session, its stream.
@@ -39,6 +41,7 @@ pub struct Session {
     pub complete: bool,
     pub lifecycle: Lifecycle,
     pub http: HttpStreams,
+    pub tasks: Tasks,
     /// The server's tools, as its `tools/list` results show them.
     pub tools: Tools,
     /// The 2026-07-28 listen streams.
@@ -75,6 +78,7 @@ impl Session {
             complete: false,
             lifecycle: Lifecycle::assuming(version),
             http: HttpStreams::default(),
+            tasks: Tasks::default(),
             tools: Tools::default(),
             subscriptions: Subscriptions::default(),
             served: Served::default(),
@@ -140,8 +144,10 @@ impl Session {
         self.side_mut(side).unreadable.consume()
     }
 
+    /// `from` closed its end; the first close is where it did (a client
+    /// log may say so again as the connection winds down).
     pub(crate) fn note_closed(&mut self, from: Side, location: Location) {
-        self.side_mut(from).closed = Some(location);
+        self.side_mut(from).closed.get_or_insert(location);
     }
 
     /// Applies a message after the rules have seen it.
@@ -156,6 +162,9 @@ impl Session {
     ) {
         let seq = self.next_position(message, transition);
         self.note_batch(from, message, location);
+        if let Some(stream) = stream {
+            self.http.note_message(from, message, stream);
+        }
         let answered_id = match transition {
             Transition::Answer(id) => Some(id),
             // initialize is never batched: when a rejected body holds it,
@@ -163,11 +172,12 @@ impl Session {
             Transition::Reject(ids) => ids.first(),
             _ => None,
         };
-        let answered = answered_id
+        let answered_method = answered_id
             .and_then(|id| self.side(from.peer()).open.get(id))
             .map(|r| r.method.clone());
-        let answered = answered_id.zip(answered.as_deref());
+        let answered = answered_id.zip(answered_method.as_deref());
         self.lifecycle.apply(from, message, location, answered);
+        self.tasks.apply(from, message, location, stream, answered);
         self.tools.apply(from, message, answered, listing);
         match (&message.body, transition) {
             (Body::Request { id, method, params }, transition) => {
@@ -210,11 +220,22 @@ impl Session {
                     .side_mut(from.peer())
                     .progress(id, value, location, stream);
                 self.note_read(from, read);
+                if let Some(value) = value {
+                    // Progress for a request answered with a task goes on
+                    // until the task ends.
+                    self.tasks.note_progress(from, id, value, location);
+                }
             }
             (Body::Response { .. }, Transition::AnswerInvalidId) => {
                 self.side_mut(from.peer()).unreadable.consume();
             }
             (Body::Response { .. }, Transition::Answer(id)) => {
+                let last = self
+                    .side(from.peer())
+                    .open
+                    .get(id)
+                    .and_then(|r| r.last_progress);
+                self.tasks.carry_progress(from, id, last);
                 self.note_operation_answer(from, id, message, location);
                 let read = self.side_mut(from.peer()).answer(id, location, stream);
                 self.note_read(from, read);

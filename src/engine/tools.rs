@@ -12,6 +12,7 @@ use serde_json::value::RawValue;
 
 use super::tool_schema::{self, ToolSchema};
 use crate::event::{Body, Json, KeyField, Location, Message, RequestId, Side};
+use crate::protocol::tasks::TaskSupport;
 use crate::protocol::Version;
 
 /// How far the listed tools can be trusted to be all the server's tools.
@@ -32,8 +33,10 @@ pub enum ListState {
 #[derive(Debug, Clone)]
 pub struct Tool {
     pub name: Box<str>,
-    /// Where it was listed.
-    pub location: Location,
+    /// The `tools/list` result that listed it last.
+    pub listed: Location,
+    /// Its `execution.taskSupport` (2025-11-25 tasks).
+    pub task_support: TaskSupport,
     pub input: Option<Arc<ToolSchema>>,
     pub output: Option<Arc<ToolSchema>>,
     /// Its listing names another tool the same: a call of that name may
@@ -67,6 +70,13 @@ struct Listed<'a> {
     input_schema: Option<&'a RawValue>,
     #[serde(rename = "outputSchema", borrow)]
     output_schema: Option<&'a RawValue>,
+    execution: Option<Execution>,
+}
+
+#[derive(Deserialize)]
+struct Execution {
+    #[serde(rename = "taskSupport")]
+    task_support: Option<String>,
 }
 
 /// What a `tools/call` names and passes.
@@ -117,9 +127,24 @@ impl Tools {
         self.pending.get(name).or_else(|| self.listed.get(name))
     }
 
+    /// The tool called `name` (see [`Tools::find`]).
+    pub fn get(&self, name: &str) -> Option<&Tool> {
+        self.find(name)
+    }
+
+    /// Whether the trace has listed no tool yet.
+    pub fn is_empty(&self) -> bool {
+        self.listed.is_empty() && self.pending.is_empty()
+    }
+
+    /// The name an open `tools/call` gives.
+    pub fn called(&self, id: &RequestId) -> Option<&str> {
+        self.calls.get(id).map(|name| &**name)
+    }
+
     /// The tool an open `tools/call` names.
-    pub fn called(&self, id: &RequestId) -> Option<&Tool> {
-        self.find(self.calls.get(id)?)
+    pub fn called_tool(&self, id: &RequestId) -> Option<&Tool> {
+        self.find(self.called(id)?)
     }
 
     /// Reads a `tools/list` result, compiling each schema this session has
@@ -149,9 +174,14 @@ impl Tools {
             let (input, output) = (schema(listed.input_schema), schema(listed.output_schema));
             if let Some(name) = listed.name {
                 let name = name.into();
+                let support = listed
+                    .execution
+                    .as_ref()
+                    .and_then(|e| e.task_support.as_deref());
                 tools.push(Tool {
                     name,
-                    location,
+                    listed: location,
+                    task_support: TaskSupport::parse(support),
                     input,
                     output,
                     ambiguous: false,

@@ -6,11 +6,13 @@
 pub mod capabilities;
 pub mod errors;
 pub mod fields;
+pub mod headers;
 pub mod meta;
 pub mod methods;
 pub mod schema;
 pub mod spec;
 pub mod subscriptions;
+pub mod tasks;
 pub mod version;
 
 pub use methods::{Kind, MethodRow, Senders};

@@ -46,3 +46,15 @@ impl SpecPage {
         format!("{SPEC_BASE}/{version}/{page}")
     }
 }
+
+/// The transports page (Streamable HTTP, the HTTP+SSE transport, stdio),
+/// and its 2026-07-28 Streamable HTTP page.
+pub const STREAMABLE_HTTP: SpecPage = SpecPage {
+    legacy: "basic/transports",
+    modern: Some("basic/transports/streamable-http"),
+    modern_quote: None,
+};
+
+/// The transports page of the handshake era only (sessions, resumption and
+/// the GET stream are gone in 2026-07-28).
+pub const TRANSPORTS: SpecPage = SpecPage::handshake("basic/transports");

@@ -57,6 +57,14 @@ const KEPT: &[&str] = &[
     "mode",
     "type",
     "capabilities",
+    // Tasks (2025-11-25): ids, statuses, times and a tool's task support.
+    "taskId",
+    "status",
+    "createdAt",
+    "lastUpdatedAt",
+    "ttl",
+    "pollInterval",
+    "taskSupport",
     // 2026-07-28: what a result is, and the opaque state a retry must echo.
     "resultType",
     "requestState",
@@ -66,7 +74,9 @@ const KEPT: &[&str] = &[
     "cacheScope",
     "action",
     "status",
-    // A tool schema's required member names (the names its properties keep).
+    // A tool schema's dialect and required member names (the names its
+    // properties keep).
+    "$schema",
     "required",
 ];
 
@@ -79,6 +89,7 @@ const FREE: &[&str] = &["arguments", "structuredContent", "data"];
 const META_KEPT: &[&str] = &[
     "progressToken",
     "io.modelcontextprotocol/protocolVersion",
+    "io.modelcontextprotocol/related-task",
     "io.modelcontextprotocol/clientCapabilities",
     "io.modelcontextprotocol/subscriptionId",
     "io.modelcontextprotocol/logLevel",
@@ -92,6 +103,8 @@ const HEADERS_KEPT: &[&str] = &[
     "content-type",
     "accept",
     "last-event-id",
+    // 2026-07-28: the request's method, mirrored (the body keeps it too).
+    "mcp-method",
 ];
 
 pub(super) fn is_kept_header(name: &str) -> bool {

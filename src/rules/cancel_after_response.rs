@@ -30,6 +30,14 @@ fn check(ctx: &Ctx, out: &mut Out) {
     else {
         return;
     };
+    if ctx
+        .session
+        .tasks
+        .task_of_request(from.peer(), request.id)
+        .is_some()
+    {
+        return; // answered with a task: cancel-task-augmented owns it
+    }
     let mut diagnostic = ctx
         .diagnostic(
             &META,

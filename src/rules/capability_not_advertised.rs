@@ -150,4 +150,29 @@ mod tests {
             [(4, Warning)]
         );
     }
+
+    #[test]
+    fn tasks_list_and_cancel_need_the_peers_tasks_capabilities_in_either_direction() {
+        let list = r#"{"from":"client","msg":{"jsonrpc":"2.0","id":1,"method":"tasks/list"}}"#;
+        let cancel = r#"{"from":"server","msg":{"jsonrpc":"2.0","id":"s1","method":"tasks/cancel","params":{"taskId":"a"}}}"#;
+        let lines = [list, cancel];
+        assert_eq!(
+            session(
+                "2025-11-25",
+                r#"{"tasks":{"list":{}}}"#,
+                r#"{"tasks":{"cancel":{}}}"#,
+                &lines
+            ),
+            [(4, Error), (5, Error)]
+        );
+        assert_eq!(
+            session(
+                "2025-11-25",
+                r#"{"tasks":{"cancel":{}}}"#,
+                r#"{"tasks":{"list":{}}}"#,
+                &lines
+            ),
+            []
+        );
+    }
 }

@@ -30,6 +30,11 @@ fn check(ctx: &Ctx, out: &mut Out) {
     else {
         return;
     };
+    // A copy on another HTTP stream is a broadcast: `http-no-broadcast`.
+    let broadcast_checked = super::http_no_broadcast::META.versions.covers(ctx.versions);
+    if broadcast_checked && super::broadcast_from(ctx, request).is_some() {
+        return;
+    }
     let mut diagnostic = ctx
         .diagnostic(
             &META,

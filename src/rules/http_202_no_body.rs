@@ -1,7 +1,6 @@
 //! `http-202-no-body`: a POST of only notifications or responses not answered 202 without a body.
 
 use crate::diagnostic::Severity;
-use crate::event::{Payload, Transport};
 use crate::protocol::{SpecPage, Version, Versions};
 use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
 
@@ -25,14 +24,17 @@ pub static META: RuleMeta = RuleMeta {
 pub static RULE: Rule = Rule::on_events(&META, check);
 
 fn check(ctx: &Ctx, out: &mut Out) {
-    let Payload::Transport(Transport::Http(http)) = &ctx.event.payload else {
+    let Some(http) = super::streamable_exchange(ctx) else {
         return;
     };
     let only_input = http.requests == 0 && http.notifications + http.responses > 0;
     let Some(status) = http.status.filter(|s| (200..300).contains(s)) else {
         return;
     };
-    if !only_input || http.method != "POST" || (status == 202 && !http.response_has_body) {
+    // A JSON-RPC error in the body is a refusal: `http-reject-error-status`.
+    let refused = http.response_error;
+    if !only_input || refused || http.method != "POST" || (status == 202 && !http.response_has_body)
+    {
         return;
     }
     let what = match (http.notifications, http.responses) {

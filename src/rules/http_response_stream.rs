@@ -1,82 +1,42 @@
-//! `http-response-stream`: a response on the GET stream or on another request's stream.
+//! `http-response-stream`: a response on the stream of another POST.
 
-use super::describe_request;
+use super::{describe_request, StreamKind};
 use crate::diagnostic::Severity;
-use crate::engine::{Facts, ResponseTarget};
-use crate::protocol::{SpecPage, Version, Versions};
+use crate::event::Side;
+use crate::protocol::spec::TRANSPORTS;
+use crate::protocol::{Version, Versions};
 use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
 
 pub static META: RuleMeta = RuleMeta {
     id: "http-response-stream",
     family: Family::Http,
-    default_severity: Severity::Error,
-    versions: Versions::from(Version::V2025_03_26),
+    default_severity: Severity::Warning,
+    versions: Versions::range(Version::V2025_03_26, Version::V2025_11_25),
     wants: Wants::RESPONSE,
     order_dependent: false,
-    summary: "a response travels on the GET stream (error) or on the stream of another request (warning), not on its request's own stream",
-    quote: "The server MUST NOT send a JSON-RPC response on the stream unless resuming a stream associated with a previous client request.",
-    spec: Some(SpecPage {
-        legacy: "basic/transports",
-        modern: Some("basic/transports/streamable-http"),
-        modern_quote: None,
-    }),
+    summary: "the server sends the response to a POSTed request on the SSE stream of another POST, not on its request's own",
+    quote: "The SSE stream SHOULD eventually include JSON-RPC response for the JSON-RPC request sent in the POST body.",
+    spec: Some(TRANSPORTS),
     help: "send the response to a POSTed request on that POST's own response (its SSE stream or JSON body)",
 };
 
 pub static RULE: Rule = Rule::on_events(&META, check);
 
 fn check(ctx: &Ctx, out: &mut Out) {
-    let (
-        Facts::Response(ResponseTarget::Pending(request) | ResponseTarget::AfterCancel(request)),
-        Some(from),
-    ) = (&ctx.facts, ctx.from)
-    else {
+    let Some((request, home, StreamKind::OtherPost)) = super::misrouted_response(ctx) else {
         return;
     };
-    // A client answers the server in a POST of its own; only the server's
-    // responses are tied to the stream of the request.
-    if from != crate::event::Side::Server {
-        return;
-    }
-    let (Some(here), Some(home)) = (ctx.event.stream.as_deref(), request.stream) else {
-        return;
-    };
-    if here == home {
-        return;
-    }
-    let Some(stream) = ctx.session.http.streams.get(here) else {
-        return;
-    };
-    let on_get = stream.method == "GET";
-    // A resumed stream may replay responses; the 2024-11-05 HTTP+SSE
-    // transport sends every server message on its one stream.
-    if on_get && stream.resumes || stream.legacy_sse {
-        return;
-    }
-    let request_name = describe_request(from.peer(), request);
-    let diagnostic = if on_get {
-        ctx.diagnostic(
-            &META,
-            words!(
-                "{} sends the response to {} on the GET stream",
-                from,
-                request_name
-            ),
-        )
-    } else {
-        ctx.diagnostic(
-            &META,
-            words!("{} sends the response to {} on the stream of another request ({})", from, request_name, here),
-        )
-        // The spec only says the request's own stream SHOULD carry it.
-        .with_severity(Severity::Warning)
-        .with_note("the request's own SSE stream should carry its response; the spec does not forbid another POST stream outright")
-    };
+    let here = ctx.event.stream.as_deref().unwrap_or_default();
+    let request_name = describe_request(Side::Client, &request);
     out.push(
-        diagnostic
-            .with_label("the response")
-            .with_request_id(request.id)
-            .with_related(request.location, words!("the request, on {}", home)),
+        ctx.diagnostic(
+            &META,
+            words!("server sends the response to {} on the stream of another request ({})", request_name, here),
+        )
+        .with_note("the request's own SSE stream should carry its response; the spec does not forbid another POST stream outright")
+        .with_label("the response")
+        .with_request_id(request.id)
+        .with_related(request.location, words!("the request, on {}", home)),
     );
 }
 
@@ -84,8 +44,8 @@ fn check(ctx: &Ctx, out: &mut Out) {
 mod tests {
     use serde_json::{json, Value};
 
-    use crate::diagnostic::Severity::{Error, Warning};
-    use crate::rules::testing::{findings, har};
+    use crate::diagnostic::Severity::Warning;
+    use crate::rules::testing::{findings, har, initialize_exchange};
 
     /// An exchange whose response is an SSE stream of `events`.
     fn exchange(method: &str, headers: Value, body: Option<Value>, events: &[Value]) -> Value {
@@ -119,12 +79,6 @@ mod tests {
     }
 
     #[test]
-    fn error_when_the_response_comes_on_the_get_stream() {
-        let trace = har(&[call(1, &[]), get_stream(false, &[result(1)])]);
-        assert_eq!(findings("http-response-stream", &trace), [(3, Error)]);
-    }
-
-    #[test]
     fn silent_when_two_running_requests_share_the_id() {
         // The second starts while the first runs; the first's stream
         // carries an answer, but either answer may be either request's.
@@ -136,19 +90,24 @@ mod tests {
         second["startedDateTime"] = json!("2026-01-01T00:00:00.010Z");
         second["time"] = json!(50);
         second["timings"] = json!({"send": 1, "wait": 40, "receive": 9});
-        let trace = har(&[first, second]);
+        let trace = har(&[initialize_exchange(), first, second]);
         assert_eq!(findings("http-response-stream", &trace), []);
     }
 
     #[test]
     fn warning_when_the_response_comes_on_another_posts_stream() {
-        let trace = har(&[call(1, &[]), call(2, &[result(1), result(2)])]);
-        assert_eq!(findings("http-response-stream", &trace), [(3, Warning)]);
+        let trace = har(&[
+            initialize_exchange(),
+            call(1, &[]),
+            call(2, &[result(1), result(2)]),
+        ]);
+        assert_eq!(findings("http-response-stream", &trace), [(4, Warning)]);
     }
 
     #[test]
     fn silent_on_its_own_stream_and_on_a_resumed_get_stream() {
         let trace = har(&[
+            initialize_exchange(),
             call(1, &[result(1)]),
             call(2, &[]),
             get_stream(true, &[result(2)]),
@@ -162,7 +121,7 @@ mod tests {
         let answer = json!({"jsonrpc": "2.0", "id": 5, "result": {"roots": []}});
         let mut post = exchange("POST", json!([]), Some(answer), &[]);
         post["response"] = json!({"status": 202});
-        let trace = har(&[get_stream(false, &[roots]), post]);
+        let trace = har(&[initialize_exchange(), get_stream(false, &[roots]), post]);
         assert_eq!(findings("http-response-stream", &trace), []);
     }
 }

@@ -12,6 +12,7 @@ mod cancel_after_response;
 mod cancel_duplicate;
 mod cancel_initialize;
 mod cancel_malformed;
+mod cancel_task_augmented;
 mod cancel_unknown_request;
 mod cancel_wrong_direction;
 mod cap_elicitation_mode;
@@ -25,8 +26,24 @@ mod error_code_legacy_range;
 mod error_code_reserved_range;
 mod error_code_retired;
 mod http_202_no_body;
+mod http_get_accept;
+mod http_get_no_responses;
+mod http_get_response;
+mod http_get_unrelated;
+mod http_no_broadcast;
+mod http_post_accept;
+mod http_post_every_message;
 mod http_protocol_version_header;
+mod http_reject_error_status;
+mod http_request_content_type;
 mod http_response_stream;
+mod http_resume_get;
+mod http_resume_same_stream;
+mod http_retry_respected;
+mod http_single_endpoint;
+mod http_sse_close_after_response;
+mod http_sse_event_id_unique;
+mod http_sse_related;
 mod init_by_client;
 mod init_first;
 mod init_result_shape;
@@ -58,9 +75,44 @@ mod response_to_notification;
 mod response_unknown_id;
 mod result_type_required;
 mod schema_violation;
+mod session_404_reinitialize;
+mod session_id_at_init;
+mod session_id_charset;
 mod session_id_required;
+mod session_missing_400;
+mod session_terminated_404;
 mod sse_disconnect_as_cancel;
+mod sse_endpoint_event;
+mod sse_message_events;
+mod sse_post_to_endpoint;
+mod stdio_shutdown;
 mod stdout_pollution;
+mod task_cancelled_sticky;
+mod task_id_string;
+mod task_id_unique;
+mod task_initial_working;
+mod task_legal_transition;
+mod task_related_meta;
+mod task_related_meta_discouraged;
+mod task_timestamps;
+mod task_ttl_in_get;
+mod tasks;
+mod tasks_augment_needs_capability;
+mod tasks_cancel_result_cancelled;
+mod tasks_cancel_terminal_rejected;
+mod tasks_capability_declared;
+mod tasks_create_result;
+mod tasks_cursor_opaque;
+mod tasks_get_result_capability;
+mod tasks_list_consistency;
+mod tasks_poll_interval;
+mod tasks_result_blocks;
+mod tasks_result_exact;
+mod tasks_result_related_meta;
+mod tasks_tool_forbidden;
+mod tasks_tool_no_server_capability;
+mod tasks_tool_required;
+mod tasks_unknown_id_error;
 mod tool_arguments_invalid;
 mod tool_output_invalid;
 mod tool_schema_invalid;
@@ -68,6 +120,8 @@ mod tool_unknown;
 mod unanswered_request;
 mod unknown_method;
 mod unknown_protocol_version;
+mod v5_http_protocol_version_header;
+mod v5_http_standard_headers;
 mod v5_initialize_legacy;
 mod v5_listen_ack_first;
 mod v5_listen_only_requested;
@@ -87,6 +141,7 @@ mod v5_request_meta_required;
 mod v5_server_discover_implemented;
 mod v5_unsupported_version;
 mod version_client_disconnect;
+mod version_http_header_invalid_400;
 mod version_server_response;
 
 use crate::diagnostic::{Arg, Diagnostic, Severity, Words};
@@ -150,10 +205,64 @@ pub static ALL: &[&Rule] = &[
     &response_after_cancel::RULE,
     &unanswered_request::RULE,
     &initialized_required::RULE,
+    &task_legal_transition::RULE,
+    &task_cancelled_sticky::RULE,
+    &tasks_cancel_terminal_rejected::RULE,
+    &tasks_cancel_result_cancelled::RULE,
+    &tasks_unknown_id_error::RULE,
+    &tasks_result_exact::RULE,
+    &tasks_result_related_meta::RULE,
+    &tasks_augment_needs_capability::RULE,
+    &tasks_tool_no_server_capability::RULE,
+    &tasks_tool_forbidden::RULE,
+    &tasks_tool_required::RULE,
+    &cancel_task_augmented::RULE,
+    &tasks_get_result_capability::RULE,
+    &task_id_unique::RULE,
+    &task_initial_working::RULE,
+    &tasks_capability_declared::RULE,
+    &tasks_create_result::RULE,
+    &task_id_string::RULE,
+    &task_timestamps::RULE,
+    &task_ttl_in_get::RULE,
+    &tasks_result_blocks::RULE,
+    &task_related_meta_discouraged::RULE,
+    &task_related_meta::RULE,
+    &tasks_poll_interval::RULE,
+    &tasks_cursor_opaque::RULE,
+    &tasks_list_consistency::RULE,
     &http_202_no_body::RULE,
+    &stdio_shutdown::RULE,
+    &http_single_endpoint::RULE,
+    &http_post_every_message::RULE,
+    &http_request_content_type::RULE,
+    &http_get_response::RULE,
+    &http_get_accept::RULE,
+    &http_post_accept::RULE,
+    &v5_http_standard_headers::RULE,
+    &v5_http_protocol_version_header::RULE,
+    &session_id_charset::RULE,
+    &session_id_at_init::RULE,
+    &session_missing_400::RULE,
+    &session_terminated_404::RULE,
+    &session_404_reinitialize::RULE,
+    &http_sse_event_id_unique::RULE,
+    &http_resume_get::RULE,
+    &http_retry_respected::RULE,
+    &sse_endpoint_event::RULE,
+    &sse_post_to_endpoint::RULE,
+    &sse_message_events::RULE,
+    &version_http_header_invalid_400::RULE,
     &session_id_required::RULE,
     &http_protocol_version_header::RULE,
     &http_response_stream::RULE,
+    &http_no_broadcast::RULE,
+    &http_get_unrelated::RULE,
+    &http_sse_related::RULE,
+    &http_get_no_responses::RULE,
+    &http_resume_same_stream::RULE,
+    &http_reject_error_status::RULE,
+    &http_sse_close_after_response::RULE,
     &sse_disconnect_as_cancel::RULE,
     &result_type_required::RULE,
     &v5_request_meta_required::RULE,
@@ -270,6 +379,154 @@ const PARTIAL_NOTE: &str =
     "the trace does not start at initialize, so this may refer to a message sent before the recording began";
 const UNREADABLE_NOTE: &str =
     "an earlier line of the trace could not be read, so this may refer to a message on that line";
+
+/// The HTTP exchange a transport event is, if it is one.
+pub(crate) fn http_exchange<'a>(ctx: &Ctx<'a>) -> Option<&'a crate::event::HttpExchange> {
+    match &ctx.event.payload {
+        crate::event::Payload::Transport(crate::event::Transport::Http(http)) => Some(http),
+        _ => None,
+    }
+}
+
+/// The exchange a transport event is, if it is one of Streamable HTTP (a
+/// session over the 2024-11-05 HTTP+SSE transport may negotiate a later
+/// revision, and still follows that transport's rules).
+pub(crate) fn streamable_exchange<'a>(ctx: &Ctx<'a>) -> Option<&'a crate::event::HttpExchange> {
+    http_exchange(ctx).filter(|_| !ctx.session.http.legacy_transport)
+}
+
+/// The stream a server's message about a client request travels on, when
+/// it is not the request's own stream (or a resumption of it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum StreamKind {
+    /// A GET stream opened without `Last-Event-ID`.
+    FreshGet,
+    /// A GET stream that resumes the stream of another request.
+    ResumedOther,
+    /// The SSE stream of another POST.
+    OtherPost,
+}
+
+/// The server's response of this event to a pending client request, and
+/// how it is misrouted, if it is (Streamable HTTP only).
+pub(crate) fn misrouted_response<'a>(
+    ctx: &'a Ctx,
+) -> Option<(crate::engine::RequestView<'a>, &'a str, StreamKind)> {
+    use crate::engine::{Facts, ResponseTarget};
+    let (
+        Facts::Response(ResponseTarget::Pending(request) | ResponseTarget::AfterCancel(request)),
+        Some(Side::Server),
+    ) = (&ctx.facts, ctx.from)
+    else {
+        return None;
+    };
+    elsewhere(ctx, request)
+}
+
+/// The server's progress of this event for a running client request, and
+/// the stream it travels on, when that is not the request's own stream (or a
+/// resumption of it) (Streamable HTTP only).
+pub(crate) fn progress_elsewhere<'a>(
+    ctx: &'a Ctx,
+) -> Option<(crate::engine::RequestView<'a>, &'a str, StreamKind)> {
+    use crate::engine::{Facts, ProgressTarget};
+    let (Facts::Progress(ProgressTarget::Active(request)), Some(Side::Server)) =
+        (&ctx.facts, ctx.from)
+    else {
+        return None;
+    };
+    elsewhere(ctx, request)
+}
+
+/// Where the server's message about `request` travels, when that is not
+/// the request's stream or a resumption of it.
+fn elsewhere<'a>(
+    ctx: &'a Ctx,
+    request: &crate::engine::RequestView<'a>,
+) -> Option<(crate::engine::RequestView<'a>, &'a str, StreamKind)> {
+    let http = &ctx.session.http;
+    let (here, home) = (ctx.event.stream.as_deref()?, request.stream?);
+    let stream = http.streams.get(here)?;
+    // The 2024-11-05 HTTP+SSE transport sends every server message on its one stream.
+    if http.legacy_transport || !http.distinct(here, home) {
+        return None;
+    }
+    let how = match (stream.method == "GET", stream.resumes) {
+        (true, false) => StreamKind::FreshGet,
+        // A resumption whose stream the trace does not hold may be the request's own.
+        (true, true) if stream.origin.as_ref() == here => return None,
+        (true, true) => StreamKind::ResumedOther,
+        (false, _) => StreamKind::OtherPost,
+    };
+    Some((*request, home, how))
+}
+
+/// The stream that first carried the server's response to `request`, when
+/// this second response travels on another stream (not a resumption of it)
+/// of Streamable HTTP: one message broadcast on two streams.
+pub(crate) fn broadcast_from<'a>(
+    ctx: &Ctx<'a>,
+    request: &crate::engine::RequestView<'a>,
+) -> Option<&'a str> {
+    let http = &ctx.session.http;
+    let (here, first) = (ctx.event.stream.as_deref()?, request.response_stream?);
+    let both_http = http.streams.contains_key(here) && http.streams.contains_key(first);
+    let broadcast = both_http && !http.legacy_transport && http.distinct(here, first);
+    (broadcast && ctx.from == Some(Side::Server)).then_some(first)
+}
+
+/// A client's header finding (`words`) on a 2026-07-28 POST; when the
+/// server accepted the request anyway, the note says so: it must reject a
+/// mismatch with 400 Bad Request and a HeaderMismatch error.
+pub(crate) fn header_mismatch_diagnostic(
+    ctx: &Ctx,
+    meta: &'static RuleMeta,
+    http: &crate::event::HttpExchange,
+    words: crate::words::Words,
+) -> Diagnostic {
+    let diagnostic = ctx.diagnostic(meta, words).with_label("the request");
+    match http.succeeded() {
+        true => diagnostic.with_note(words!(
+            "the server accepted it with {} instead of rejecting it with 400 Bad Request",
+            http.status.unwrap_or_default()
+        )),
+        false => diagnostic,
+    }
+}
+
+/// The finding of an `Accept` header (of `meta`) that does not list
+/// `media`: an error, or a warning when a wildcard admits what is missing.
+pub(crate) fn accept_diagnostic(
+    ctx: &Ctx,
+    meta: &'static RuleMeta,
+    http: &crate::event::HttpExchange,
+    media: &[&str],
+) -> Option<Diagnostic> {
+    use crate::protocol::headers::{accept_missing, Header};
+    let accept = http.request_header(Header::Accept);
+    let missing = accept_missing(accept, media);
+    let (first, _) = missing.first()?;
+    let names: Vec<&str> = missing.iter().map(|(m, _)| *m).collect();
+    let what = match accept {
+        None => words!("the client sends {} without an Accept header", http.method),
+        Some(accept) => words!(
+            "the client sends {} with Accept {}, which does not list {}",
+            http.method,
+            crate::words::Arg::quoted(accept),
+            names.join(" and ")
+        ),
+    };
+    let diagnostic = ctx.diagnostic(meta, what).with_label("the request");
+    Some(match missing.iter().all(|(_, wildcard)| *wildcard) {
+        true => diagnostic
+            .with_severity(Severity::Warning)
+            .with_note(words!(
+                "a wildcard admits {}, but the spec asks for it by name",
+                first
+            )),
+        false => diagnostic,
+    })
+}
 
 /// How a side names a request in messages: "client request 3 (tools/call)".
 pub(crate) fn describe_request(side: Side, request: &crate::engine::RequestView) -> Words {
@@ -598,6 +855,74 @@ pub(crate) mod testing {
             "{{\"log\":{{\"version\":\"1.2\",\"entries\":[\n{}\n]}}}}",
             entries.join(",\n")
         )
+    }
+
+    /// A HAR entry: `method` to `/mcp` with request `headers` and `body`,
+    /// answered with `status`, `content_type` and the body `text`.
+    pub fn entry(
+        method: &str,
+        headers: &[(&str, &str)],
+        body: Option<&serde_json::Value>,
+        answer: (u16, &str, &str),
+    ) -> serde_json::Value {
+        let (status, content_type, text) = answer;
+        let pairs = |pairs: &[(&str, &str)]| -> Vec<serde_json::Value> {
+            let pair =
+                |(name, value): &(&str, &str)| serde_json::json!({"name": name, "value": value});
+            pairs.iter().map(pair).collect()
+        };
+        let mut entry = serde_json::json!({
+            "request": {"method": method, "url": "http://localhost/mcp", "headers": pairs(headers)},
+            "response": {"status": status, "headers": pairs(&[("Content-Type", content_type)]), "content": {"mimeType": content_type, "text": text}},
+        });
+        if let Some(body) = body {
+            entry["request"]["postData"] = serde_json::json!({"text": body.to_string()});
+        }
+        entry
+    }
+
+    /// A 2025-03-26 initialize POST answered with the session id `assigned`.
+    pub fn initialize_assigning(assigned: &str) -> serde_json::Value {
+        let request = serde_json::json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-03-26"}});
+        let result = r#"{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-03-26"}}"#;
+        let mut e = entry(
+            "POST",
+            &[],
+            Some(&request),
+            (200, "application/json", result),
+        );
+        e["response"]["headers"] =
+            serde_json::json!([{"name": "Mcp-Session-Id", "value": assigned}]);
+        e
+    }
+
+    /// A 2025-11-25 initialize POST (id 0) answered with a JSON body, no session id.
+    pub fn initialize_exchange() -> serde_json::Value {
+        let request = serde_json::json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-11-25"}});
+        let result = r#"{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25"}}"#;
+        entry(
+            "POST",
+            &[],
+            Some(&request),
+            (200, "application/json", result),
+        )
+    }
+
+    /// A ping POST (id 1) with `headers`, answered with `status` and its result.
+    pub fn ping_with(headers: &[(&str, &str)], status: u16) -> serde_json::Value {
+        let request = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "ping"});
+        let result = r#"{"jsonrpc":"2.0","id":1,"result":{}}"#;
+        entry(
+            "POST",
+            headers,
+            Some(&request),
+            (status, "application/json", result),
+        )
+    }
+
+    /// An SSE body of events, each given as its field lines (`"id: 1\ndata: {}"`).
+    pub fn sse(events: &[&str]) -> String {
+        events.iter().map(|e| format!("{e}\n\n")).collect()
     }
 
     /// A 2026-07-28 client request line declaring `capabilities`; `members`

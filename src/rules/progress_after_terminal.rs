@@ -5,6 +5,7 @@ use crate::diagnostic::Severity;
 use crate::engine::{Facts, ProgressTarget};
 use crate::protocol::{SpecPage, Versions};
 use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
+use crate::words::{Arg, Words};
 
 pub static META: RuleMeta = RuleMeta {
     id: "progress-after-terminal",
@@ -13,7 +14,7 @@ pub static META: RuleMeta = RuleMeta {
     versions: Versions::ALL,
     wants: Wants::NOTIFICATION,
     order_dependent: true,
-    summary: "progress after the request was answered (error) or after the requester cancelled it (warning, info when it may have crossed the cancellation)",
+    summary: "progress after the request was answered or its task ended (error), or after the requester cancelled it (warning, info when it may have crossed the cancellation)",
     quote: "Progress notifications MUST stop after completion",
     spec: Some(SpecPage {
         legacy: "basic/utilities/progress",
@@ -53,6 +54,27 @@ fn check(ctx: &Ctx, out: &mut Out) {
             }
             (request, diagnostic)
         }
+        ProgressTarget::TaskEnded(request, task) => {
+            let Some(end) = &task.ended else { return };
+            let mut diagnostic = ctx
+                .diagnostic(
+                    &META,
+                    words!(
+                        "{} sends progress after task {} of {} ended",
+                        from,
+                        Arg::quoted(&task.id),
+                        describe_request(from.peer(), request)
+                    ),
+                )
+                .with_label("progress after the task ended")
+                .with_related(end.location, ended_here(end));
+            if end.stream.as_deref() != ctx.event.stream.as_deref() {
+                diagnostic = diagnostic
+                    .with_severity(Severity::Warning)
+                    .with_note("the progress and the message that showed the end travelled on different streams, whose relative order is not guaranteed");
+            }
+            (request, diagnostic)
+        }
         ProgressTarget::Cancelled(request) => {
             let Some(cancel) = request.cancel else {
                 return;
@@ -82,6 +104,14 @@ fn check(ctx: &Ctx, out: &mut Out) {
     }
     diagnostic.related.sort_by_key(|r| r.location.line);
     out.push(diagnostic);
+}
+
+/// How the trace showed a task's end.
+fn ended_here(end: &crate::engine::tasks::End) -> Words {
+    match end.status {
+        Some(status) => words!("the task was reported {} here", status.as_str()),
+        None => "tasks/result was answered here, so the task had ended".into(),
+    }
 }
 
 #[cfg(test)]
@@ -188,5 +218,55 @@ mod tests {
         let second = r#"{"from":"client","msg":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"progressToken":"u"}}}}"#;
         let lines = [CALL, second, RESULT, PROGRESS, RESULT, PROGRESS];
         assert_eq!(check(&lines), [(9, Error)]);
+    }
+
+    const TASK_CALL: &str = r#"{"from":"client","msg":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","task":{},"_meta":{"progressToken":"t"}}}}"#;
+    const CREATED: &str = r#"{"from":"server","msg":{"jsonrpc":"2.0","id":1,"result":{"task":{"taskId":"a","status":"working","createdAt":"2025-11-25T10:00:00Z","lastUpdatedAt":"2025-11-25T10:00:00Z","ttl":null}}}}"#;
+
+    fn get(id: u32, status: &str) -> [String; 2] {
+        [
+            format!(
+                r#"{{"from":"client","msg":{{"jsonrpc":"2.0","id":{id},"method":"tasks/get","params":{{"taskId":"a"}}}}}}"#
+            ),
+            format!(
+                r#"{{"from":"server","msg":{{"jsonrpc":"2.0","id":{id},"result":{{"taskId":"a","status":"{status}","createdAt":"2025-11-25T10:00:00Z","lastUpdatedAt":"2025-11-25T10:00:01Z","ttl":null}}}}}}"#
+            ),
+        ]
+    }
+
+    #[test]
+    fn progress_of_a_task_runs_until_the_task_ends() {
+        let [ask, working] = get(2, "working");
+        let lines = [TASK_CALL, CREATED, PROGRESS, &ask, &working, PROGRESS];
+        assert_eq!(check(&lines), []);
+        let [ask, completed] = get(2, "completed");
+        let lines = [TASK_CALL, CREATED, PROGRESS, &ask, &completed, PROGRESS];
+        assert_eq!(check(&lines), [(9, Error)]);
+    }
+
+    #[test]
+    fn a_tasks_result_answer_ends_the_task() {
+        let ask = r#"{"from":"client","msg":{"jsonrpc":"2.0","id":2,"method":"tasks/result","params":{"taskId":"a"}}}"#;
+        let answer = r#"{"from":"server","msg":{"jsonrpc":"2.0","id":2,"result":{"content":[]}}}"#;
+        assert_eq!(check(&[TASK_CALL, CREATED, ask, PROGRESS]), []);
+        assert_eq!(
+            check(&[TASK_CALL, CREATED, ask, answer, PROGRESS]),
+            [(8, Error)]
+        );
+    }
+
+    #[test]
+    fn warning_when_the_task_s_end_travelled_on_another_stream() {
+        let on =
+            |stream: &str, line: &str| line.replacen('{', &format!(r#"{{"stream":"{stream}","#), 1);
+        let ended = r#"{"from":"server","msg":{"jsonrpc":"2.0","method":"notifications/tasks/status","params":{"taskId":"a","status":"completed","createdAt":"2025-11-25T10:00:00Z","lastUpdatedAt":"2025-11-25T10:00:01Z","ttl":null}}}"#;
+        let lines = [
+            on("a", TASK_CALL),
+            on("a", CREATED),
+            on("get", ended),
+            on("a", PROGRESS),
+        ];
+        let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+        assert_eq!(check(&lines), [(7, Warning)]);
     }
 }

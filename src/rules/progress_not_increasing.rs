@@ -227,4 +227,23 @@ mod tests {
         ];
         assert_eq!(check(&lines), [(13, Error)]);
     }
+
+    #[test]
+    fn a_task_carries_its_request_s_last_progress_on() {
+        let call = r#"{"from":"client","msg":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","task":{},"_meta":{"progressToken":"t"}}}}"#;
+        let created = r#"{"from":"server","msg":{"jsonrpc":"2.0","id":1,"result":{"task":{"taskId":"a","status":"working","createdAt":"2025-11-25T10:00:00Z","lastUpdatedAt":"2025-11-25T10:00:00Z","ttl":null}}}}"#;
+        let at = |value: u32| {
+            format!(
+                r#"{{"from":"server","msg":{{"jsonrpc":"2.0","method":"notifications/progress","params":{{"progressToken":"t","progress":{value}}}}}}}"#
+            )
+        };
+        let trace = |lines: &[&str]| {
+            findings(
+                "progress-not-increasing",
+                &format!("{HANDSHAKE}{}", lines.join("\n")),
+            )
+        };
+        assert_eq!(trace(&[call, &at(2), created, &at(1)]), [(7, Error)]);
+        assert_eq!(trace(&[call, &at(1), created, &at(2), &at(3)]), []);
+    }
 }

@@ -20,7 +20,7 @@ pub static META: RuleMeta = RuleMeta {
         modern: Some("basic/patterns/progress"),
         modern_quote: None,
     }),
-    help: "pick a token no running request uses; a token is free again once its request is answered or cancelled",
+    help: "pick a token no running request uses; a token is free again once its request is answered or cancelled, or, for a request answered with a task, once the task ends",
 };
 
 pub static RULE: Rule = Rule::on_events(&META, check);
@@ -107,5 +107,15 @@ mod tests {
             r#"{"from":"client","msg":{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"_meta":{"progressToken":1}}}}"#,
         ];
         assert_eq!(check(&lines), []);
+    }
+
+    #[test]
+    fn a_token_stays_active_until_the_task_of_its_request_ends() {
+        let call = r#"{"from":"client","msg":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","task":{},"_meta":{"progressToken":"t"}}}}"#;
+        let created = r#"{"from":"server","msg":{"jsonrpc":"2.0","id":1,"result":{"task":{"taskId":"a","status":"working","createdAt":"2025-11-25T10:00:00Z","lastUpdatedAt":"2025-11-25T10:00:00Z","ttl":null}}}}"#;
+        let status = r#"{"from":"server","msg":{"jsonrpc":"2.0","method":"notifications/tasks/status","params":{"taskId":"a","status":"completed","createdAt":"2025-11-25T10:00:00Z","lastUpdatedAt":"2025-11-25T10:00:01Z","ttl":null}}}"#;
+        let reuse = r#"{"from":"client","msg":{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"x","_meta":{"progressToken":"t"}}}}"#;
+        assert_eq!(check(&[call, created, reuse]), [(6, Error)]);
+        assert_eq!(check(&[call, created, status, reuse]), []);
     }
 }

@@ -36,6 +36,18 @@ fn check(ctx: &Ctx, out: &mut Out) {
     let Some(cancel) = request.cancel.filter(|c| !c.by_receiver) else {
         return;
     };
+    // A receiver may ignore notifications/cancelled for a task-augmented
+    // request (tasks are cancelled with tasks/cancel), and answer with its task.
+    let message = ctx.message.expect("a response is a message");
+    if ctx
+        .session
+        .tasks
+        .augmented(from.peer(), request.id)
+        .is_some()
+        && crate::engine::tasks::creates_task(message, request.method)
+    {
+        return;
+    }
     out.push(
         ctx.diagnostic(
             &META,
@@ -137,5 +149,14 @@ mod tests {
             RESULT,
         ];
         assert_eq!(check(&lines), []);
+    }
+
+    #[test]
+    fn silent_when_a_task_augmented_request_is_answered_with_its_task() {
+        let call = r#"{"from":"client","msg":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","task":{}}}}"#;
+        let created = r#"{"from":"server","msg":{"jsonrpc":"2.0","id":1,"result":{"task":{"taskId":"a","status":"working","createdAt":"2025-11-25T10:00:00Z","lastUpdatedAt":"2025-11-25T10:00:00Z","ttl":null}}}}"#;
+        assert_eq!(check(&[call, CANCEL, created]), []);
+        let plain = r#"{"from":"server","msg":{"jsonrpc":"2.0","id":1,"result":{"content":[]}}}"#;
+        assert_eq!(check(&[call, CANCEL, plain]), [(6, Info)]);
     }
 }

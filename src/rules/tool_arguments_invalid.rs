@@ -57,10 +57,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
                 ),
             )
             .with_pointer(&violation.pointer)
-            .with_related(
-                tool.location,
-                "the tool and its inputSchema were listed here",
-            ),
+            .with_related(tool.listed, "the tool and its inputSchema were listed here"),
         );
     }
 }

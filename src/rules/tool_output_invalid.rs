@@ -60,7 +60,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
     let Some(tool) = ctx
         .session
         .tools
-        .called(request.id)
+        .called_tool(request.id)
         .filter(|t| !t.ambiguous)
     else {
         return;
@@ -76,7 +76,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
         ctx.diagnostic(&META, message)
             .with_request_id(request.id)
             .with_related(
-                tool.location,
+                tool.listed,
                 "the tool and its outputSchema were listed here",
             )
     };

@@ -4,7 +4,8 @@ use super::client_reported;
 use super::describe_request;
 use crate::diagnostic::Severity;
 use crate::engine::{RequestState, Session};
-use crate::event::{ReportedFailure, Side};
+use crate::event::{ReportedFailure, RequestId, Side};
+use crate::protocol::tasks::Operation;
 use crate::protocol::{Era, SpecPage, Version, Versions};
 use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
 
@@ -54,6 +55,7 @@ fn session_end(session: &Session, out: &mut Out) {
             .filter(|r| {
                 r.state == RequestState::Running
                     && !session.ambiguous_responses.contains(&r.id)
+                    && !awaits_running_task(session, side, &r.id)
                     && !cancelled_by_close(session, r)
             })
             .collect();
@@ -100,6 +102,15 @@ fn session_end(session: &Session, out: &mut Out) {
             out.push(diagnostic);
         }
     }
+}
+
+/// Whether `requester`'s request `id` is a `tasks/result` for a task that
+/// has not ended: it blocks until then, as the spec asks.
+fn awaits_running_task(session: &Session, requester: Side, id: &RequestId) -> bool {
+    matches!(
+        session.tasks.operated_task(requester, id),
+        Some((operating, Some(task))) if operating.operation == Operation::Result && task.ended.is_none()
+    )
 }
 
 /// Whether a 2026-07-28 request's stream closed before its answer: over
@@ -247,5 +258,17 @@ mod tests {
     fn info_on_a_timeout_the_client_reports() {
         let log = r#"{"debug":"Tool 'reconcile' failed after 60s: MCP error -32001: Request timed out","timestamp":"2026-04-14T09:14:10.300Z","sessionId":"0b9f","cwd":"/p"}"#;
         assert_eq!(findings("unanswered-request", log), [(1, Info)]);
+    }
+
+    #[test]
+    fn silent_on_a_tasks_result_that_waits_for_its_running_task() {
+        let lines = [
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","task":{}}}}"#,
+            r#"{"from":"server","msg":{"jsonrpc":"2.0","id":1,"result":{"task":{"taskId":"a","status":"working","createdAt":"2025-11-25T10:00:00Z","lastUpdatedAt":"2025-11-25T10:00:00Z","ttl":null}}}}"#,
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":2,"method":"tasks/result","params":{"taskId":"a"}}}"#,
+        ];
+        assert_eq!(check(&lines), []);
+        let ended = r#"{"from":"server","msg":{"jsonrpc":"2.0","method":"notifications/tasks/status","params":{"taskId":"a","status":"failed","createdAt":"2025-11-25T10:00:00Z","lastUpdatedAt":"2025-11-25T10:00:01Z","ttl":null}}}"#;
+        assert_eq!(check(&[lines[0], lines[1], lines[2], ended]), [(6, Info)]);
     }
 }

@@ -40,8 +40,9 @@ const fn owned(method: &'static str, pointer: &'static str, missing_only: bool) 
 /// The values other rules check: `progress-malformed`, `cancel-malformed`,
 /// `progress-token-invalid-type` (any request), `init-by-client`, `init-result-shape`,
 /// and of 2026-07-28 `result-type-required`, `v5-request-meta-required`,
-/// `v5-mrtr-input-request-types` and `v5-mrtr-nonempty`.
-const OWNED: [Owned; 20] = [
+/// `v5-mrtr-input-request-types` and `v5-mrtr-nonempty`, and the tasks
+/// of 2025-11-25, which the `task-*` and `tasks-*` rules check.
+const OWNED: [Owned; 25] = [
     owned("notifications/progress", "/params", true),
     owned("notifications/progress", "/params/progressToken", false),
     owned("notifications/progress", "/params/progress", false),
@@ -70,6 +71,11 @@ const OWNED: [Owned; 20] = [
         false,
     ),
     owned("*", "/result/inputRequests", false),
+    owned("*", "/result/task", false),
+    owned("tasks/get", "/result", false),
+    owned("tasks/cancel", "/result", false),
+    owned("tasks/list", "/result", false),
+    owned("notifications/tasks/status", "/params", false),
 ];
 
 /// Whether another rule reports `violation` of a message of `method`.

@@ -1,6 +1,8 @@
 """Sanity-check a recorded HAR: valid JSON, bodies present, session ids present.
 
-usage: python check_har.py FILE.har [--sse]   (--sse: tool-call answers must be text/event-stream)
+usage: python check_har.py FILE.har [--sse | --legacy]
+  --sse: tool-call answers must be text/event-stream
+  --legacy: the HTTP+SSE transport of 2024-11-05 (answers travel on the GET stream; no session header)
 """
 
 import json
@@ -14,6 +16,12 @@ def header(headers: list[dict], name: str) -> str | None:
 def main(path: str, sse: bool) -> None:
     entries = json.load(open(path))["log"]["entries"]
     assert entries, "no entries"
+    if "--legacy" in sys.argv:
+        stream = next(e for e in entries if e["request"]["method"] == "GET")
+        assert stream["response"]["content"]["text"].lstrip().startswith("event: endpoint"), "no endpoint event"
+        posts = [json.loads(e["request"]["postData"]["text"]) for e in entries if e["request"]["method"] == "POST"]
+        print(f"ok {path}: {len(entries)} entries; POSTed {', '.join(p.get('method', '(response)') for p in posts)}")
+        return
     methods = []
     for e in entries:
         rq, rs = e["request"], e["response"]

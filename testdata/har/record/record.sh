@@ -45,7 +45,8 @@ record() {
   local ppid=$!; PIDS+=("$ppid")
   wait_port "$pport"
   echo "== $name"
-  timeout 60 "$VENV_MCP/bin/python" "$HERE/client.py" "http://127.0.0.1:$pport/mcp" $cflags
+  local path=/mcp; [[ " $cflags " == *" --legacy "* ]] && path=/sse
+  timeout 60 "$VENV_MCP/bin/python" "$HERE/client.py" "http://127.0.0.1:$pport$path" $cflags
   sleep 0.5                                   # let the last flows finish in the proxy
   kill -INT "$ppid"; wait "$ppid" || true     # mitmdump writes the HAR on exit
   kill "$spid"; wait "$spid" || true
@@ -55,5 +56,16 @@ record() {
   "$VENV_MCP/bin/python" "$HERE/check_har.py" "$har" $checkflags
 }
 
-record python-sdk-streamable-http 18931 18941 ""                "--cancel" "--sse"
-record python-sdk-json-response   18932 18942 "--json-response" ""         ""
+# `record.sh NAME...` records only those sessions; without arguments, all of them.
+ONLY="$*"
+for spec in \
+  "python-sdk-streamable-http 18931 18941 -          --cancel --sse" \
+  "python-sdk-json-response   18932 18942 --json-response -  -" \
+  "python-sdk-resumption      18933 18943 --resumable --resume --sse" \
+  "python-sdk-http-sse-2024-11-05 18934 18944 --sse-transport --legacy --legacy"; do
+  read -r name sport pport sflags cflags checkflags <<<"$spec"
+  [ "$sflags" = - ] && sflags=""; [ "$cflags" = - ] && cflags=""; [ "$checkflags" = - ] && checkflags=""
+  if [ -z "$ONLY" ] || [[ " $ONLY " == *" $name "* ]]; then
+    record "$name" "$sport" "$pport" "$sflags" "$cflags" "$checkflags"
+  fi
+done

@@ -1,0 +1,96 @@
+//! `http-sse-related`: progress for one request sent on the SSE stream of another.
+
+use super::{describe_request, StreamKind};
+use crate::diagnostic::Severity;
+use crate::event::Side;
+use crate::protocol::spec::TRANSPORTS;
+use crate::protocol::{Version, Versions};
+use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
+
+pub static META: RuleMeta = RuleMeta {
+    id: "http-sse-related",
+    family: Family::Http,
+    default_severity: Severity::Warning,
+    versions: Versions::range(Version::V2025_03_26, Version::V2025_11_25),
+    wants: Wants::NOTIFICATION,
+    order_dependent: false,
+    summary: "the server sends progress for a request on the SSE stream of another POST: messages on a request's stream should relate to that request",
+    quote: "These messages SHOULD relate to the originating client request.",
+    spec: Some(TRANSPORTS),
+    help: "send a request's progress on that request's own SSE stream (or on the GET stream)",
+};
+
+pub static RULE: Rule = Rule::on_events(&META, check);
+
+fn check(ctx: &Ctx, out: &mut Out) {
+    let Some((request, home, StreamKind::OtherPost)) = super::progress_elsewhere(ctx) else {
+        return;
+    };
+    let here = ctx.event.stream.as_deref().unwrap_or_default();
+    out.push(
+        ctx.diagnostic(
+            &META,
+            words!(
+                "server sends progress for {} on the stream of another request ({})",
+                describe_request(Side::Client, &request),
+                here
+            ),
+        )
+        .with_label("the progress")
+        .with_request_id(request.id)
+        .with_related(request.location, words!("the request, on {}", home)),
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use crate::diagnostic::Severity::Warning;
+    use crate::rules::testing::{entry, findings, har, initialize_exchange, sse};
+
+    /// A tools/call POST (id `id`, progress token `id`) whose SSE stream carries `events`.
+    fn call(id: u32, events: &[&str]) -> serde_json::Value {
+        let request = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": "t", "_meta": {"progressToken": id}}});
+        entry(
+            "POST",
+            &[],
+            Some(&request),
+            (200, "text/event-stream", &sse(events)),
+        )
+    }
+
+    /// A GET stream that carries `events`.
+    fn get(events: &[&str]) -> serde_json::Value {
+        entry("GET", &[], None, (200, "text/event-stream", &sse(events)))
+    }
+
+    fn progress(token: u32) -> String {
+        format!("data: {{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{{\"progressToken\":{token},\"progress\":1}}}}")
+    }
+
+    fn result(id: u32) -> String {
+        format!("data: {{\"jsonrpc\":\"2.0\",\"id\":{id},\"result\":{{}}}}")
+    }
+
+    #[test]
+    fn warns_on_progress_on_another_posts_stream() {
+        let trace = har(&[
+            initialize_exchange(),
+            call(1, &[]),
+            call(2, &[&progress(1), &result(2)]),
+        ]);
+        assert_eq!(findings("http-sse-related", &trace), [(4, Warning)]);
+    }
+
+    #[test]
+    fn silent_on_progress_on_its_own_stream_and_on_the_get_stream() {
+        let trace = har(&[
+            initialize_exchange(),
+            call(1, &[&progress(1), &result(1)]),
+            call(2, &[&result(2)]),
+            get(&[&progress(2)]),
+        ]);
+        assert_eq!(findings("http-sse-related", &trace), []);
+    }
+}
