@@ -271,19 +271,20 @@ impl Exchange<'_> {
                 let place = format!("response body of {}", self.describe());
                 let before = out.len();
                 push_body(&mut out, body, Side::Server, place, end);
-                let is_error = |t: &Timed| match &t.event.payload {
-                    Payload::Message(m) => matches!(
-                        m.body,
+                let error_code = |t: &Timed| match &t.event.payload {
+                    Payload::Message(m) => match m.body {
                         MessageBody::Response {
-                            outcome: crate::event::Outcome::Error { .. },
+                            outcome: crate::event::Outcome::Error { code },
                             ..
-                        }
-                    ),
-                    _ => false,
+                        } => Some(code),
+                        _ => None,
+                    },
+                    _ => None,
                 };
-                if out[before..].iter().any(is_error) {
+                if let Some(code) = out[before..].iter().find_map(error_code) {
                     if let Payload::Transport(Transport::Http(http)) = &mut out[0].event.payload {
                         http.response_error = true;
+                        http.response_error_code = code;
                     }
                 }
             }
