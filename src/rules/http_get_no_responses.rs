@@ -43,44 +43,18 @@ fn check(ctx: &Ctx, out: &mut Out) {
 
 #[cfg(test)]
 mod tests {
-    use serde_json::json;
 
     use crate::diagnostic::Severity::Error;
-    use crate::rules::testing::{entry, findings, har, initialize_exchange, sse};
-
-    /// A tools/call POST (id `id`) whose SSE stream carries `events` (field lines).
-    fn call(id: u32, events: &[&str]) -> serde_json::Value {
-        let request =
-            json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": "t"}});
-        entry(
-            "POST",
-            &[],
-            Some(&request),
-            (200, "text/event-stream", &sse(events)),
-        )
-    }
-
-    /// A GET stream, resuming after `last` if given, that carries `events`.
-    fn get(last: Option<&str>, events: &[&str]) -> serde_json::Value {
-        let headers: Vec<(&str, &str)> = last.map(|l| ("Last-Event-ID", l)).into_iter().collect();
-        entry(
-            "GET",
-            &headers,
-            None,
-            (200, "text/event-stream", &sse(events)),
-        )
-    }
-
-    fn result(id: u32) -> String {
-        format!("data: {{\"jsonrpc\":\"2.0\",\"id\":{id},\"result\":{{}}}}")
-    }
+    use crate::rules::testing::{
+        findings, get_stream, har, initialize_exchange, sse_call, sse_result,
+    };
 
     #[test]
     fn fires_on_a_response_on_the_get_stream() {
         let trace = har(&[
             initialize_exchange(),
-            call(1, &[]),
-            get(None, &[&result(1)]),
+            sse_call(1, &[]),
+            get_stream(None, &[&sse_result(1)]),
         ]);
         assert_eq!(findings("http-get-no-responses", &trace), [(4, Error)]);
     }
@@ -89,9 +63,9 @@ mod tests {
     fn silent_on_the_request_stream_and_on_a_resumption() {
         let trace = har(&[
             initialize_exchange(),
-            call(1, &["id: a1\ndata:", &result(1)]),
-            call(2, &["id: b1\ndata:"]),
-            get(Some("b1"), &[&result(2)]),
+            sse_call(1, &["id: a1\ndata:", &sse_result(1)]),
+            sse_call(2, &["id: b1\ndata:"]),
+            get_stream(Some("b1"), &[&sse_result(2)]),
         ]);
         assert_eq!(findings("http-get-no-responses", &trace), []);
     }

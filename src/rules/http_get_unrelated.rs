@@ -42,38 +42,19 @@ fn check(ctx: &Ctx, out: &mut Out) {
 
 #[cfg(test)]
 mod tests {
-    use serde_json::json;
 
     use crate::diagnostic::Severity::Info;
-    use crate::rules::testing::{entry, findings, har, initialize_exchange, sse};
-
-    /// A tools/call POST (id `id`, progress token `id`) whose SSE stream carries `events`.
-    fn call(id: u32, events: &[&str]) -> serde_json::Value {
-        let request = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": "t", "_meta": {"progressToken": id}}});
-        entry(
-            "POST",
-            &[],
-            Some(&request),
-            (200, "text/event-stream", &sse(events)),
-        )
-    }
-
-    /// A GET stream that carries `events`.
-    fn get(events: &[&str]) -> serde_json::Value {
-        entry("GET", &[], None, (200, "text/event-stream", &sse(events)))
-    }
-
-    fn progress(token: u32) -> String {
-        format!("data: {{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{{\"progressToken\":{token},\"progress\":1}}}}")
-    }
-
-    fn result(id: u32) -> String {
-        format!("data: {{\"jsonrpc\":\"2.0\",\"id\":{id},\"result\":{{}}}}")
-    }
+    use crate::rules::testing::{
+        findings, get_stream, har, initialize_exchange, sse_call, sse_progress, sse_result,
+    };
 
     #[test]
     fn info_on_progress_on_the_get_stream() {
-        let trace = har(&[initialize_exchange(), call(1, &[]), get(&[&progress(1)])]);
+        let trace = har(&[
+            initialize_exchange(),
+            sse_call(1, &[]),
+            get_stream(None, &[&sse_progress(1)]),
+        ]);
         assert_eq!(findings("http-get-unrelated", &trace), [(4, Info)]);
     }
 
@@ -81,8 +62,8 @@ mod tests {
     fn silent_on_progress_on_the_requests_stream() {
         let trace = har(&[
             initialize_exchange(),
-            call(1, &[&progress(1), &result(1)]),
-            get(&[]),
+            sse_call(1, &[&sse_progress(1), &sse_result(1)]),
+            get_stream(None, &[]),
         ]);
         assert_eq!(findings("http-get-unrelated", &trace), []);
     }

@@ -43,45 +43,19 @@ fn check(ctx: &Ctx, out: &mut Out) {
 
 #[cfg(test)]
 mod tests {
-    use serde_json::json;
 
     use crate::diagnostic::Severity::Error;
-    use crate::rules::testing::{entry, findings, har, initialize_exchange, sse};
-
-    /// A tools/call POST (id `id`) whose SSE stream carries `events` (field lines).
-    fn call(id: u32, events: &[&str]) -> serde_json::Value {
-        let request =
-            json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": "t"}});
-        entry(
-            "POST",
-            &[],
-            Some(&request),
-            (200, "text/event-stream", &sse(events)),
-        )
-    }
-
-    /// A GET stream, resuming after `last` if given, that carries `events`.
-    fn get(last: Option<&str>, events: &[&str]) -> serde_json::Value {
-        let headers: Vec<(&str, &str)> = last.map(|l| ("Last-Event-ID", l)).into_iter().collect();
-        entry(
-            "GET",
-            &headers,
-            None,
-            (200, "text/event-stream", &sse(events)),
-        )
-    }
-
-    fn result(id: u32) -> String {
-        format!("data: {{\"jsonrpc\":\"2.0\",\"id\":{id},\"result\":{{}}}}")
-    }
+    use crate::rules::testing::{
+        findings, get_stream, har, initialize_exchange, sse_call, sse_result,
+    };
 
     #[test]
     fn fires_on_a_response_of_another_stream_replayed() {
         let trace = har(&[
             initialize_exchange(),
-            call(1, &["id: a1\ndata:"]),
-            call(2, &["id: b1\ndata:"]),
-            get(Some("a1"), &[&result(2)]),
+            sse_call(1, &["id: a1\ndata:"]),
+            sse_call(2, &["id: b1\ndata:"]),
+            get_stream(Some("a1"), &[&sse_result(2)]),
         ]);
         assert_eq!(findings("http-resume-same-stream", &trace), [(5, Error)]);
     }
@@ -90,14 +64,14 @@ mod tests {
     fn silent_on_the_resumed_streams_own_response_and_an_unknown_event_id() {
         let own = har(&[
             initialize_exchange(),
-            call(1, &["id: a1\ndata:"]),
-            get(Some("a1"), &[&result(1)]),
+            sse_call(1, &["id: a1\ndata:"]),
+            get_stream(Some("a1"), &[&sse_result(1)]),
         ]);
         assert_eq!(findings("http-resume-same-stream", &own), []);
         let unknown = har(&[
             initialize_exchange(),
-            call(1, &[]),
-            get(Some("zz"), &[&result(1)]),
+            sse_call(1, &[]),
+            get_stream(Some("zz"), &[&sse_result(1)]),
         ]);
         assert_eq!(findings("http-resume-same-stream", &unknown), []);
     }

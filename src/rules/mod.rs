@@ -929,6 +929,39 @@ pub(crate) mod testing {
         events.iter().map(|e| format!("{e}\n\n")).collect()
     }
 
+    /// A tools/call POST (id and progress token `id`) whose SSE stream
+    /// carries `events` (field lines).
+    pub fn sse_call(id: u32, events: &[&str]) -> serde_json::Value {
+        let request = serde_json::json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": "t", "_meta": {"progressToken": id}}});
+        entry(
+            "POST",
+            &[],
+            Some(&request),
+            (200, "text/event-stream", &sse(events)),
+        )
+    }
+
+    /// A GET stream, resuming after `last` if given, that carries `events`.
+    pub fn get_stream(last: Option<&str>, events: &[&str]) -> serde_json::Value {
+        let headers: Vec<(&str, &str)> = last.map(|l| ("Last-Event-ID", l)).into_iter().collect();
+        entry(
+            "GET",
+            &headers,
+            None,
+            (200, "text/event-stream", &sse(events)),
+        )
+    }
+
+    /// An SSE event carrying progress 1 for `token`.
+    pub fn sse_progress(token: u32) -> String {
+        format!("data: {{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{{\"progressToken\":{token},\"progress\":1}}}}")
+    }
+
+    /// An SSE event carrying an empty result for request `id`.
+    pub fn sse_result(id: u32) -> String {
+        format!("data: {{\"jsonrpc\":\"2.0\",\"id\":{id},\"result\":{{}}}}")
+    }
+
     /// A 2026-07-28 client request line declaring `capabilities`; `members`
     /// are more members of `params` (JSON text ending in a comma, or empty).
     pub fn v5_request_declaring(

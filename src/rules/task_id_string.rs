@@ -1,6 +1,6 @@
 //! `task-id-string`: a task's `taskId` is missing or not a string.
 
-use super::tasks::{seen, PAGE, VERSIONS};
+use super::tasks::{seen_whole, PAGE, VERSIONS};
 use crate::diagnostic::Severity;
 use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
 
@@ -20,12 +20,9 @@ pub static META: RuleMeta = RuleMeta {
 pub static RULE: Rule = Rule::on_events(&META, check);
 
 fn check(ctx: &Ctx, out: &mut Out) {
-    let Some((from, seen)) = seen(ctx) else {
+    let Some((from, seen)) = seen_whole(ctx) else {
         return;
     };
-    if ctx.message.is_some_and(|m| m.incomplete) {
-        return;
-    }
     for observation in seen {
         let problem = match observation.task.member("taskId") {
             None => words!("has no taskId"),

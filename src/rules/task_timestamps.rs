@@ -1,7 +1,7 @@
 //! `task-timestamps`: a task lacks `createdAt` or `lastUpdatedAt`, or one of
 //! them is not an ISO 8601 timestamp.
 
-use super::tasks::{seen, PAGE, VERSIONS};
+use super::tasks::{seen_whole, PAGE, VERSIONS};
 use crate::decode::timestamp::parse_rfc3339_ms;
 use crate::diagnostic::Severity;
 use crate::engine::tasks::{Observation, Via};
@@ -27,12 +27,9 @@ pub static RULE: Rule = Rule::on_events(&META, check);
 const MEMBERS: [&str; 2] = ["createdAt", "lastUpdatedAt"];
 
 fn check(ctx: &Ctx, out: &mut Out) {
-    let Some((from, seen)) = seen(ctx) else {
+    let Some((from, seen)) = seen_whole(ctx) else {
         return;
     };
-    if ctx.message.is_some_and(|m| m.incomplete) {
-        return;
-    }
     for observation in seen {
         for member in MEMBERS {
             let problem = match observation.task.member(member) {

@@ -1,6 +1,6 @@
 //! `task-ttl-in-get`: a `tasks/get` result lacks `ttl`.
 
-use super::tasks::{seen, PAGE, VERSIONS};
+use super::tasks::{seen_whole, PAGE, VERSIONS};
 use crate::diagnostic::Severity;
 use crate::engine::tasks::Via;
 use crate::protocol::tasks::Operation;
@@ -23,12 +23,9 @@ pub static META: RuleMeta = RuleMeta {
 pub static RULE: Rule = Rule::on_events(&META, check);
 
 fn check(ctx: &Ctx, out: &mut Out) {
-    let Some((from, seen)) = seen(ctx) else {
+    let Some((from, seen)) = seen_whole(ctx) else {
         return;
     };
-    if ctx.message.is_some_and(|m| m.incomplete) {
-        return;
-    }
     for observation in seen {
         if observation.via == Via::Answer(Operation::Get)
             && observation.task.member("ttl").is_none()

@@ -25,6 +25,12 @@ pub(crate) fn seen(ctx: &Ctx) -> Option<(Side, Vec<Observation>)> {
     (!seen.is_empty()).then_some((from, seen))
 }
 
+/// The tasks a message shows, for a rule about their members: not in a
+/// message the log holds only in part, whose members may be cut.
+pub(crate) fn seen_whole(ctx: &Ctx) -> Option<(Side, Vec<Observation>)> {
+    seen(ctx).filter(|_| !ctx.message.is_some_and(|m| m.incomplete))
+}
+
 /// The task a `CreateTaskResult` shows, with its sender and the request it answers.
 pub(crate) fn created<'c>(ctx: &'c Ctx) -> Option<(Side, tasks::WireTask, &'c RequestView<'c>)> {
     let (from, seen) = seen(ctx)?;
