@@ -84,6 +84,7 @@ impl Exchange<'_> {
     pub fn is_mcp(&self) -> bool {
         self.request_session.is_some()
             || self.response_session.is_some()
+            || self.protocol_version.is_some()
             || self
                 .request_body
                 .as_ref()

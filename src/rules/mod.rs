@@ -121,6 +121,7 @@ mod unanswered_request;
 mod unknown_method;
 mod unknown_protocol_version;
 mod v5_http_legacy_artifacts;
+mod v5_http_no_resume;
 mod v5_http_protocol_version_header;
 mod v5_http_standard_headers;
 mod v5_http_unknown_method_404;
@@ -243,6 +244,7 @@ pub static ALL: &[&Rule] = &[
     &http_post_accept::RULE,
     &v5_http_standard_headers::RULE,
     &v5_http_legacy_artifacts::RULE,
+    &v5_http_no_resume::RULE,
     &v5_http_protocol_version_header::RULE,
     &v5_http_unknown_method_404::RULE,
     &session_id_charset::RULE,
