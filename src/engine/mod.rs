@@ -7,6 +7,7 @@
 
 pub mod capped;
 pub mod direction;
+pub mod elicitations;
 pub mod facts;
 pub mod lifecycle;
 pub mod operations;
@@ -30,6 +31,7 @@ use crate::event::{
 use crate::protocol::{Version, Versions};
 use crate::rule::{Ctx, Rule, Wants};
 
+pub use elicitations::Elicitations;
 pub use facts::{CancelTarget, Facts, ListenTarget, ProgressTarget, RequestFacts, ResponseTarget};
 pub use lifecycle::{Capabilities, Lifecycle};
 pub use requests::{Answered, Cancel, Registry, Request, RequestState, RequestView, Unreadable};

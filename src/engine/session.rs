@@ -1,7 +1,7 @@
 //! The state of one session, as trackers: the lifecycle (era, version,
 //! handshake, capabilities), per direction the registry of requests, ids,
-//! progress tokens and cancellations, the HTTP streams, the tasks and the
-//! server's tools.
+//! progress tokens and cancellations, the HTTP streams, the tasks, the
+//! server's tools and its URL-mode elicitations.
 //!
 //! Only [`Session::apply`] changes it, after the rules have looked at an
 //! event against the state before it; each tracker applies its own part.
@@ -13,6 +13,7 @@ use crate::event::{
 };
 use crate::protocol::{Era, Version, Versions};
 
+use super::elicitations::Elicitations;
 use super::facts::Transition;
 use super::lifecycle::Lifecycle;
 use super::operations::{InputRound, ModernRequest, ResultView, Served};
@@ -48,6 +49,8 @@ pub struct Session {
     pub subscriptions: Subscriptions,
     /// How the server answered 2026-07-28 requests.
     pub served: Served,
+    /// The URL-mode elicitations the server opened (2025-11-25).
+    pub elicitations: Elicitations,
     /// Messages seen so far; a message's position in the session's order.
     pub messages: u64,
     /// Whether every message so far refers to nothing before the trace: a
@@ -82,6 +85,7 @@ impl Session {
             tools: Tools::default(),
             subscriptions: Subscriptions::default(),
             served: Served::default(),
+            elicitations: Elicitations::default(),
             messages: 0,
             self_contained: true,
             ambiguous_requests: HashSet::default(),
@@ -179,6 +183,7 @@ impl Session {
         self.lifecycle.apply(from, message, location, answered);
         self.tasks.apply(from, message, location, stream, answered);
         self.tools.apply(from, message, answered, listing);
+        self.elicitations.apply(from, message, location);
         match (&message.body, transition) {
             (Body::Request { id, method, params }, transition) => {
                 let at = Position {

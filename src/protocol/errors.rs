@@ -32,6 +32,11 @@ const DEFINED: &[(i64, &str, Versions)] = &[
     (-32020, "HeaderMismatch", STATELESS),
     (-32021, MISSING_CLIENT_CAPABILITY.name, STATELESS),
     (-32022, UNSUPPORTED_VERSION.name, STATELESS),
+    (
+        URL_ELICITATION_REQUIRED.code,
+        URL_ELICITATION_REQUIRED.name,
+        URL_ELICITATION_REQUIRED.versions,
+    ),
 ];
 
 /// An error the specification defines with a `data` object of its own.
@@ -65,6 +70,15 @@ pub const UNSUPPORTED_VERSION: DefinedError = DefinedError {
     meaning: "the server does not implement the protocol version the request names",
     data: &["requested", "supported"],
     versions: STATELESS,
+};
+
+/// -32042: the request needs the user to complete URL-mode elicitations first.
+pub const URL_ELICITATION_REQUIRED: DefinedError = DefinedError {
+    code: -32042,
+    name: "URLElicitationRequired",
+    meaning: "the request cannot proceed until the user completes the URL-mode elicitations listed in data.elicitations",
+    data: &["elicitations"],
+    versions: Versions::only(Version::V2025_11_25),
 };
 
 const RETIRED: &[(i64, &str, &str, Versions)] = &[
@@ -131,5 +145,10 @@ mod tests {
         assert_eq!(classify(-32602, V2026_07_28), CodeUse::Unregulated);
         assert_eq!(classify(-32002, V2025_11_25), CodeUse::Unregulated);
         assert_eq!(classify(-32050, V2025_11_25), CodeUse::Unregulated);
+        assert_eq!(
+            classify(-32042, V2025_11_25),
+            CodeUse::Defined("URLElicitationRequired")
+        );
+        assert_eq!(classify(-32042, V2025_06_18), CodeUse::Unregulated);
     }
 }

@@ -4,6 +4,7 @@
 //! Nothing here knows about traces; rules ask these tables.
 
 pub mod capabilities;
+pub mod elicitation;
 pub mod errors;
 pub mod fields;
 pub mod headers;

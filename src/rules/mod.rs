@@ -15,9 +15,11 @@ mod cancel_malformed;
 mod cancel_task_augmented;
 mod cancel_unknown_request;
 mod cancel_wrong_direction;
+mod cap_elicitation_complete_unknown_id;
 mod cap_elicitation_mode;
 mod cap_sampling_tools;
 mod cap_undeclared_but_served;
+mod cap_url_elicitation_error;
 mod capability_not_advertised;
 mod client_reported;
 mod direction_ambiguous;
@@ -170,6 +172,8 @@ pub static ALL: &[&Rule] = &[
     &capability_not_advertised::RULE,
     &cap_sampling_tools::RULE,
     &cap_elicitation_mode::RULE,
+    &cap_elicitation_complete_unknown_id::RULE,
+    &cap_url_elicitation_error::RULE,
     &request_id_invalid::RULE,
     &notification_with_id::RULE,
     &request_id_reused::RULE,
