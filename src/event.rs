@@ -509,6 +509,8 @@ pub struct HttpExchange {
     pub first_request: Option<RequestSummary>,
     /// The response body (not an SSE stream) holds a JSON-RPC error.
     pub response_error: bool,
+    /// The code of the first JSON-RPC error of the response body.
+    pub response_error_code: Option<i64>,
 }
 
 impl HttpExchange {

@@ -84,6 +84,7 @@ impl Exchange<'_> {
     pub fn is_mcp(&self) -> bool {
         self.request_session.is_some()
             || self.response_session.is_some()
+            || self.protocol_version.is_some()
             || self
                 .request_body
                 .as_ref()
@@ -271,19 +272,20 @@ impl Exchange<'_> {
                 let place = format!("response body of {}", self.describe());
                 let before = out.len();
                 push_body(&mut out, body, Side::Server, place, end);
-                let is_error = |t: &Timed| match &t.event.payload {
-                    Payload::Message(m) => matches!(
-                        m.body,
+                let error_code = |t: &Timed| match &t.event.payload {
+                    Payload::Message(m) => match m.body {
                         MessageBody::Response {
-                            outcome: crate::event::Outcome::Error { .. },
+                            outcome: crate::event::Outcome::Error { code },
                             ..
-                        }
-                    ),
-                    _ => false,
+                        } => Some(code),
+                        _ => None,
+                    },
+                    _ => None,
                 };
-                if out[before..].iter().any(is_error) {
+                if let Some(code) = out[before..].iter().find_map(error_code) {
                     if let Payload::Transport(Transport::Http(http)) = &mut out[0].event.payload {
                         http.response_error = true;
+                        http.response_error_code = code;
                     }
                 }
             }

@@ -396,6 +396,12 @@ impl Rules {
     }
 }
 
+/// The exchange's MCP-Protocol-Version header names 2026-07-28.
+fn names_stateless_version(http: &crate::event::HttpExchange) -> bool {
+    let header = http.protocol_version_header.as_deref().map(str::trim);
+    header.and_then(Version::parse) == Some(Version::V2026_07_28)
+}
+
 /// The revisions an event may be read in: a 2026-07-28 request names its
 /// own; an HTTP exchange is of that revision when it carries one and of the
 /// handshake era when it does not (2026-07-28 requests must name theirs);
@@ -427,7 +433,11 @@ fn versions_of(session: &Session, event: &Event) -> Versions {
                 narrowed => narrowed,
             }
         }
-        Payload::Transport(Transport::Http(http)) if http.modern => {
+        // An exchange without a body (a GET) shows its revision only by its
+        // MCP-Protocol-Version header.
+        Payload::Transport(Transport::Http(http))
+            if http.modern || names_stateless_version(http) =>
+        {
             Versions::only(Version::V2026_07_28)
         }
         Payload::Transport(Transport::Http(_)) => {

@@ -122,8 +122,11 @@ mod tool_unknown;
 mod unanswered_request;
 mod unknown_method;
 mod unknown_protocol_version;
+mod v5_http_legacy_artifacts;
+mod v5_http_no_resume;
 mod v5_http_protocol_version_header;
 mod v5_http_standard_headers;
+mod v5_http_unknown_method_404;
 mod v5_initialize_legacy;
 mod v5_listen_ack_first;
 mod v5_listen_only_requested;
@@ -244,7 +247,10 @@ pub static ALL: &[&Rule] = &[
     &http_get_accept::RULE,
     &http_post_accept::RULE,
     &v5_http_standard_headers::RULE,
+    &v5_http_legacy_artifacts::RULE,
+    &v5_http_no_resume::RULE,
     &v5_http_protocol_version_header::RULE,
+    &v5_http_unknown_method_404::RULE,
     &session_id_charset::RULE,
     &session_id_at_init::RULE,
     &session_missing_400::RULE,
