@@ -963,6 +963,31 @@ pub(crate) mod testing {
         format!("data: {{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{{\"progressToken\":{token},\"progress\":1}}}}")
     }
 
+    /// A 2026-07-28 POST of `method` (with `params`) carrying `headers`,
+    /// answered `status` with an empty result.
+    pub fn modern_post(
+        method: &str,
+        params: serde_json::Value,
+        headers: &[(&str, &str)],
+        status: u16,
+    ) -> serde_json::Value {
+        let mut params = params;
+        params["_meta"] =
+            serde_json::json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28"});
+        let request =
+            serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
+        entry(
+            "POST",
+            headers,
+            Some(&request),
+            (
+                status,
+                "application/json",
+                r#"{"jsonrpc":"2.0","id":1,"result":{}}"#,
+            ),
+        )
+    }
+
     /// An SSE event carrying an empty result for request `id`.
     pub fn sse_result(id: u32) -> String {
         format!("data: {{\"jsonrpc\":\"2.0\",\"id\":{id},\"result\":{{}}}}")

@@ -55,35 +55,13 @@ mod tests {
     use serde_json::json;
 
     use crate::diagnostic::Severity::Error;
-    use crate::rules::testing::{entry, findings, har};
-
-    /// A 2026-07-28 POST of `method` (with `params`) carrying `headers`, answered `status`.
-    fn post(
-        method: &str,
-        params: serde_json::Value,
-        headers: &[(&str, &str)],
-        status: u16,
-    ) -> serde_json::Value {
-        let mut params = params;
-        params["_meta"] = json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28"});
-        let request = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
-        entry(
-            "POST",
-            headers,
-            Some(&request),
-            (
-                status,
-                "application/json",
-                r#"{"jsonrpc":"2.0","id":1,"result":{}}"#,
-            ),
-        )
-    }
+    use crate::rules::testing::{findings, har, modern_post};
 
     #[test]
     fn fires_on_a_missing_and_on_a_mismatched_header() {
         let trace = har(&[
-            post("tools/list", json!({}), &[], 200),
-            post(
+            modern_post("tools/list", json!({}), &[], 200),
+            modern_post(
                 "tools/list",
                 json!({}),
                 &[("MCP-Protocol-Version", "2025-11-25")],
@@ -98,7 +76,7 @@ mod tests {
 
     #[test]
     fn silent_on_the_matching_header() {
-        let trace = har(&[post(
+        let trace = har(&[modern_post(
             "tools/list",
             json!({}),
             &[("MCP-Protocol-Version", "2026-07-28")],

@@ -74,29 +74,7 @@ mod tests {
     use serde_json::json;
 
     use crate::diagnostic::Severity::Error;
-    use crate::rules::testing::{entry, findings, har};
-
-    /// A 2026-07-28 POST of `method` (with `params`) carrying `headers`, answered `status`.
-    fn post(
-        method: &str,
-        params: serde_json::Value,
-        headers: &[(&str, &str)],
-        status: u16,
-    ) -> serde_json::Value {
-        let mut params = params;
-        params["_meta"] = json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28"});
-        let request = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
-        entry(
-            "POST",
-            headers,
-            Some(&request),
-            (
-                status,
-                "application/json",
-                r#"{"jsonrpc":"2.0","id":1,"result":{}}"#,
-            ),
-        )
-    }
+    use crate::rules::testing::{findings, har, modern_post};
 
     const VERSION: (&str, &str) = ("MCP-Protocol-Version", "2026-07-28");
 
@@ -104,20 +82,20 @@ mod tests {
     fn fires_on_missing_and_mismatched_headers() {
         let call = json!({"name": "get_weather"});
         let trace = har(&[
-            post("tools/list", json!({}), &[VERSION], 200),
-            post(
+            modern_post("tools/list", json!({}), &[VERSION], 200),
+            modern_post(
                 "tools/list",
                 json!({}),
                 &[VERSION, ("Mcp-Method", "tools/call")],
                 200,
             ),
-            post(
+            modern_post(
                 "tools/call",
                 call.clone(),
                 &[VERSION, ("Mcp-Method", "tools/call")],
                 200,
             ),
-            post(
+            modern_post(
                 "tools/call",
                 call,
                 &[VERSION, ("Mcp-Method", "tools/call"), ("Mcp-Name", "other")],
@@ -135,13 +113,13 @@ mod tests {
         let weather = json!({"name": "get_weather"});
         let accented = json!({"name": "météo"});
         let trace = har(&[
-            post(
+            modern_post(
                 "tools/list",
                 json!({}),
                 &[VERSION, ("Mcp-Method", "tools/list")],
                 200,
             ),
-            post(
+            modern_post(
                 "tools/call",
                 weather,
                 &[
@@ -151,7 +129,7 @@ mod tests {
                 ],
                 200,
             ),
-            post(
+            modern_post(
                 "tools/call",
                 accented,
                 &[
