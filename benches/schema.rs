@@ -27,14 +27,7 @@ struct Member {
 fn members() -> &'static [Member] {
     static MEMBERS: OnceLock<Vec<Member>> = OnceLock::new();
     MEMBERS.get_or_init(|| {
-        let mb: u64 = std::env::var("MCP_LINT_BENCH_MB")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(32);
-        let config = GeneratorConfig {
-            target_bytes: mb << 20,
-            ..GeneratorConfig::default()
-        };
+        let config = GeneratorConfig::for_bench();
         let mut bytes = Vec::new();
         generate(&config, &mut bytes).expect("writing to memory");
         let text = String::from_utf8(bytes).expect("UTF-8");

@@ -32,14 +32,7 @@ fn generated(
     ) -> std::io::Result<mcp_lint::generate::GeneratedStats>,
 ) -> &'static [u8] {
     cell.get_or_init(|| {
-        let mb: u64 = std::env::var("MCP_LINT_BENCH_MB")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(32);
-        let config = GeneratorConfig {
-            target_bytes: mb << 20,
-            ..GeneratorConfig::default()
-        };
+        let config = GeneratorConfig::for_bench();
         let mut bytes = Vec::with_capacity(config.target_bytes as usize + 4096);
         generator(&config, &mut bytes).expect("writing to memory");
         bytes

@@ -31,6 +31,20 @@ pub struct GeneratorConfig {
     pub seed: u64,
 }
 
+impl GeneratorConfig {
+    /// The benchmarks' trace: `MCP_LINT_BENCH_MB` MiB (default 32).
+    pub fn for_bench() -> GeneratorConfig {
+        let mb: u64 = std::env::var("MCP_LINT_BENCH_MB")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(32);
+        GeneratorConfig {
+            target_bytes: mb << 20,
+            ..GeneratorConfig::default()
+        }
+    }
+}
+
 impl Default for GeneratorConfig {
     fn default() -> Self {
         GeneratorConfig {

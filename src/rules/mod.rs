@@ -405,6 +405,17 @@ pub(crate) fn streamable_exchange<'a>(ctx: &Ctx<'a>) -> Option<&'a crate::event:
     http_exchange(ctx).filter(|_| !ctx.session.http.legacy_transport)
 }
 
+/// A Streamable HTTP POST with the first request its body holds.
+pub(crate) fn posted_request<'a>(
+    ctx: &Ctx<'a>,
+) -> Option<(
+    &'a crate::event::HttpExchange,
+    &'a crate::event::RequestSummary,
+)> {
+    let http = streamable_exchange(ctx).filter(|http| http.method == "POST")?;
+    Some((http, http.first_request.as_ref()?))
+}
+
 /// The stream a server's message about a client request travels on, when
 /// it is not the request's own stream (or a resumption of it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -22,14 +22,7 @@ pub static META: RuleMeta = RuleMeta {
 pub static RULE: Rule = Rule::on_events(&META, check);
 
 fn check(ctx: &Ctx, out: &mut Out) {
-    let Some(http) = super::streamable_exchange(ctx) else {
-        return;
-    };
-    let Some(request) = http
-        .first_request
-        .as_ref()
-        .filter(|_| http.method == "POST")
-    else {
+    let Some((http, request)) = super::posted_request(ctx) else {
         return;
     };
     let header = http
