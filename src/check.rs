@@ -29,6 +29,7 @@ pub(crate) struct Settings {
     selection: Selection,
     pub(crate) fail_on: Severity,
     version: Option<Version>,
+    max_open_requests: Option<usize>,
     config: Option<Arc<Config>>,
 }
 
@@ -45,6 +46,7 @@ impl Settings {
             version: args
                 .protocol_version
                 .or(config.as_ref().and_then(|c| c.protocol_version)),
+            max_open_requests: args.max_open_requests.map(|n| n as usize),
             config,
         }
     }
@@ -60,7 +62,9 @@ impl Settings {
 
     /// An engine with the selected rules, assuming the configured version.
     pub(crate) fn engine(&self) -> Engine {
-        Engine::new(self.selection.rules()).assuming_version(self.version)
+        Engine::new(self.selection.rules())
+            .assuming_version(self.version)
+            .following_at_most(self.max_open_requests)
     }
 
     /// Applies the severity overrides to a finding of the input at `path`,

@@ -12,12 +12,14 @@ use mcp_lint::rules;
 mod common;
 use common::{examples, pages_dir};
 
-fn run_binary(trace: &str, extension: &str) -> (String, i32) {
+fn run_binary(trace: &str, extension: &str, args: &[String]) -> (String, i32) {
     let dir = tempfile::tempdir().unwrap();
     let name = format!("example.{extension}");
     std::fs::write(dir.path().join(&name), trace).unwrap();
     let output = Command::new(env!("CARGO_BIN_EXE_mcp-lint"))
-        .args(["--format", "concise", "--fail-on", "info", &name])
+        .args(["--format", "concise", "--fail-on", "info"])
+        .args(args)
+        .arg(&name)
         .current_dir(dir.path())
         .output()
         .unwrap();
@@ -129,7 +131,7 @@ fn rule_pages_examples_hold() {
         }
         let mut rewrites = Vec::new();
         for example in &examples {
-            let (output, code) = run_binary(&example.body, &example.extension);
+            let (output, code) = run_binary(&example.body, &example.extension, &example.args);
             if example.kind == "good" {
                 if code != 0 || output.lines().count() != 1 {
                     fail(format!("the good example is not clean:\n{output}"));

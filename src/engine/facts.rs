@@ -74,6 +74,9 @@ pub enum CancelTarget<'s> {
     /// (a 2026-07-28 server ending a `subscriptions/listen`).
     ReceiverEnds(RequestView<'s>),
     Unknown(RequestId),
+    /// No followed request has this id, but the sender has more requests
+    /// open than are followed at once: it may be one of those.
+    Untracked,
     /// The log does not show the requestId (Claude Desktop's payload-free
     /// lines), so the target is unknown and no rule may call the
     /// cancellation malformed. When the sender is the client and its
@@ -108,6 +111,9 @@ pub enum ProgressTarget<'s> {
     /// Only a request of the sender itself carries the token.
     OwnToken(RequestView<'s>),
     Unknown(ProgressToken),
+    /// No followed request carries the token, but the peer has more
+    /// requests open than are followed at once: it may be one of those.
+    Untracked,
 }
 
 #[derive(Debug)]
@@ -139,6 +145,9 @@ pub enum ResponseTarget<'s> {
     Unknown {
         own: Option<RequestView<'s>>,
     },
+    /// No followed request of the peer has this id, but the peer has more
+    /// requests open than are followed at once: it may be one of those.
+    Untracked,
 }
 
 /// The state change a message causes, without borrowing the session.
@@ -376,6 +385,7 @@ fn cancel_target<'s>(session: &'s Session, from: Side, message: &Message) -> Can
                 CancelTarget::ReceiverEnds(request)
             }
             Some(request) => CancelTarget::WrongDirection(request),
+            None if session.side(from).untracked.is_some() => CancelTarget::Untracked,
             None => CancelTarget::Unknown(id.clone()),
         },
     }
@@ -421,6 +431,7 @@ fn progress_target<'s>(
     let own = session.side(from);
     match own.active_tokens.get(token).and_then(|id| own.request(id)) {
         Some(request) => ProgressTarget::OwnToken(request),
+        None if peer.untracked.is_some() => ProgressTarget::Untracked,
         None => ProgressTarget::Unknown(token.clone()),
     }
 }
@@ -485,6 +496,7 @@ fn response_target<'s>(session: &'s Session, from: Side, id: &RequestId) -> Resp
         },
         None => match requester.id_notifications.get(id) {
             Some(location) => ResponseTarget::ToNotification(*location),
+            None if requester.untracked.is_some() => ResponseTarget::Untracked,
             None => ResponseTarget::Unknown {
                 own: session.side(from).request(id),
             },

@@ -84,8 +84,24 @@ pub struct Engine {
     rules: Rules,
     shards: Vec<Shard>,
     events: u64,
+    setup: Setup,
+}
+
+/// How every session of an engine starts.
+#[derive(Debug, Clone, Copy, Default)]
+struct Setup {
     /// The version to assume until a session shows its own.
     assumed_version: Option<Version>,
+    /// The most open requests followed at once per side (`None`: the default).
+    max_open_requests: Option<usize>,
+}
+
+impl Setup {
+    fn session(self, source: u32, name: Option<&str>) -> Session {
+        let mut session = Session::new(source, name.map(Into::into), self.assumed_version);
+        session.follow_at_most(self.max_open_requests);
+        session
+    }
 }
 
 impl Engine {
@@ -95,13 +111,20 @@ impl Engine {
             rules: Rules::new(rules),
             shards: (0..SHARDS).map(|_| Shard::default()).collect(),
             events: 0,
-            assumed_version: None,
+            setup: Setup::default(),
         }
     }
 
     /// Assumes `version` for sessions whose trace starts after the handshake.
     pub fn assuming_version(mut self, version: Option<Version>) -> Self {
-        self.assumed_version = version;
+        self.setup.assumed_version = version;
+        self
+    }
+
+    /// Follows at most `max` open requests per side of a session (`None`:
+    /// [`requests::DEFAULT_MAX_OPEN_REQUESTS`]).
+    pub fn following_at_most(mut self, max: Option<usize>) -> Self {
+        self.setup.max_open_requests = max;
         self
     }
 
@@ -109,13 +132,13 @@ impl Engine {
     pub fn feed(&mut self, event: &Event) {
         self.events += 1;
         let owner = shard_of(event);
-        let (rules, assumed) = (&self.rules, self.assumed_version);
+        let (rules, setup) = (&self.rules, self.setup);
         if is_for_every_shard(event) {
             for (index, shard) in self.shards.iter_mut().enumerate() {
-                shard.feed(rules, assumed, event, index == owner);
+                shard.feed(rules, setup, event, index == owner);
             }
         } else {
-            self.shards[owner].feed(rules, assumed, event, true);
+            self.shards[owner].feed(rules, setup, event, true);
         }
     }
 
@@ -135,14 +158,14 @@ impl Engine {
                 lists[owner].push((event, true));
             }
         }
-        let (rules, assumed) = (&self.rules, self.assumed_version);
+        let (rules, setup) = (&self.rules, self.setup);
         self.shards
             .par_iter_mut()
             .zip(lists)
             .filter(|(_, list)| !list.is_empty())
             .for_each(|(shard, list)| {
                 for (event, owner) in list {
-                    shard.feed(rules, assumed, event, owner);
+                    shard.feed(rules, setup, event, owner);
                 }
             });
     }
@@ -152,10 +175,10 @@ impl Engine {
     /// in one finding per kind.
     pub fn end_source(&mut self, source: u32) {
         use rayon::prelude::*;
-        let (rules, assumed) = (&self.rules, self.assumed_version);
+        let (rules, setup) = (&self.rules, self.setup);
         self.shards
             .par_iter_mut()
-            .for_each(|shard| shard.end_source(rules, assumed, source));
+            .for_each(|shard| shard.end_source(rules, setup, source));
     }
 
     /// Diagnostics found so far, in the order they were found.
@@ -225,7 +248,7 @@ fn is_for_every_shard(event: &Event) -> bool {
 }
 
 impl Shard {
-    fn slot_index(&mut self, source: u32, name: Option<&str>, assumed: Option<Version>) -> usize {
+    fn slot_index(&mut self, source: u32, name: Option<&str>, setup: Setup) -> usize {
         let sessions = self.sources.entry(source).or_default();
         let existing = match name {
             None => sessions.default,
@@ -235,8 +258,7 @@ impl Shard {
             return index;
         }
         let index = self.slots.len();
-        self.slots
-            .push(Some(Session::new(source, name.map(Into::into), assumed)));
+        self.slots.push(Some(setup.session(source, name)));
         match name {
             None => sessions.default = Some(index),
             Some(name) => {
@@ -249,9 +271,9 @@ impl Shard {
 
     /// Applies an event: all of it in the shard that `owns` its session;
     /// in the others, only what it tells of its input.
-    fn feed(&mut self, rules: &Rules, assumed: Option<Version>, event: &Event, owns: bool) {
+    fn feed(&mut self, rules: &Rules, setup: Setup, event: &Event, owns: bool) {
         if let Payload::Unreadable(_) = &event.payload {
-            return self.feed_unreadable(rules, assumed, event, owns);
+            return self.feed_unreadable(rules, setup, event, owns);
         }
         if !owns {
             return note_assignment(
@@ -260,7 +282,7 @@ impl Shard {
             );
         }
         let source = event.location.source;
-        let index = self.slot_index(source, event.session.as_deref(), assumed);
+        let index = self.slot_index(source, event.session.as_deref(), setup);
         let sessions = self.sources.get_mut(&source).expect("slot_index made it");
         let Some(session) = self.slots[index].as_mut() else {
             return;
@@ -270,16 +292,10 @@ impl Shard {
 
     /// Notes a line that could not be read; the shard that owns it runs the
     /// rules on it, unless its input has had too many of its kind already.
-    fn feed_unreadable(
-        &mut self,
-        rules: &Rules,
-        assumed: Option<Version>,
-        event: &Event,
-        owns: bool,
-    ) {
+    fn feed_unreadable(&mut self, rules: &Rules, setup: Setup, event: &Event, owns: bool) {
         let sessions = self.sources.entry(event.location.source).or_default();
         if owns && sessions.capped.admit(event) {
-            self.run_on_unreadable(rules, assumed, event);
+            self.run_on_unreadable(rules, setup, event);
         }
         if let Some(sessions) = self.sources.get_mut(&event.location.source) {
             sessions.unreadable.note(event.location);
@@ -288,9 +304,9 @@ impl Shard {
 
     /// Runs the rules on an unreadable line. It names no session it could
     /// belong to: its rules see an empty session.
-    fn run_on_unreadable(&mut self, rules: &Rules, assumed: Option<Version>, event: &Event) {
+    fn run_on_unreadable(&mut self, rules: &Rules, setup: Setup, event: &Event) {
         let sessions = self.sources.entry(event.location.source).or_default();
-        let scratch = Session::new(event.location.source, None, assumed);
+        let scratch = setup.session(event.location.source, None);
         let ctx = Ctx {
             event,
             message: None,
@@ -308,12 +324,12 @@ impl Shard {
 
     /// Ends this shard's sessions of one input (and, in the shard that owns
     /// the input's unreadable lines, counts those left out).
-    fn end_source(&mut self, rules: &Rules, assumed: Option<Version>, source: u32) {
+    fn end_source(&mut self, rules: &Rules, setup: Setup, source: u32) {
         let Some(sessions) = self.sources.get(&source) else {
             return;
         };
         for summary in &sessions.capped.summaries() {
-            self.run_on_unreadable(rules, assumed, summary);
+            self.run_on_unreadable(rules, setup, summary);
         }
         let Some(sessions) = self.sources.remove(&source) else {
             return;

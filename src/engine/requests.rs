@@ -44,6 +44,12 @@ impl Unreadable {
     }
 }
 
+/// How many open requests of one side of one session are followed at once
+/// (`--max-open-requests`): a hostile trace that opens millions of requests
+/// and never answers them cannot exhaust memory. An open request takes
+/// about 256 bytes, so this bounds a side at about 25 MB.
+pub const DEFAULT_MAX_OPEN_REQUESTS: usize = 100_000;
+
 /// Where a request is in its life, as the trace shows it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RequestState {
@@ -102,16 +108,59 @@ pub struct Request {
     pub modern: Option<Box<ModernRequest>>,
 }
 
-/// An answered request, kept compactly until the session ends: enough to
-/// name it in findings about reused ids, duplicate answers and late messages.
-#[derive(Debug, Clone)]
+/// An answered request, kept until the session ends: enough to name it in
+/// findings about reused ids, duplicate answers and late messages. With its
+/// id, it fits in 64 bytes (the request's method as a number, the request's
+/// and the response's lines); what few requests have (an unknown method, a
+/// cancellation, a response stream) is kept beside it, in [`AnsweredExtras`].
+#[derive(Debug, Clone, Copy)]
 pub struct Answered {
-    pub method: Method,
-    pub location: Location,
-    pub response: Location,
+    request: Spot,
+    response: Spot,
+    /// The method's number in the method table; `None` for a method it does not know.
+    method: Option<u16>,
+}
+
+/// What only some answered requests have.
+#[derive(Debug, Clone, Default)]
+pub struct AnsweredExtras {
+    /// The method, when the method table does not know it.
+    method: Option<Box<str>>,
     /// The stream the response travelled on, if the trace names streams.
-    pub response_stream: Option<Box<str>>,
-    pub cancel: Option<Box<Cancel>>,
+    response_stream: Option<Box<str>>,
+    cancel: Option<Box<Cancel>>,
+}
+
+/// A line of a session's input in 16 bytes: where it starts, its number (40
+/// bits) and its length (24 bits: a longer line is quoted only in part).
+#[derive(Debug, Clone, Copy)]
+struct Spot {
+    offset: u64,
+    line_and_len: u64,
+}
+
+impl Spot {
+    const LEN_BITS: u32 = 24;
+    const MAX_LEN: u64 = (1 << Self::LEN_BITS) - 1;
+    const MAX_LINE: u64 = (1 << (64 - Self::LEN_BITS)) - 1;
+
+    fn of(location: Location) -> Spot {
+        let len = u64::from(location.len).min(Self::MAX_LEN);
+        let line = location.line.min(Self::MAX_LINE);
+        Spot {
+            offset: location.offset,
+            line_and_len: line << Self::LEN_BITS | len,
+        }
+    }
+
+    fn at(self, source: u32) -> Location {
+        Location {
+            source,
+            line: self.line_and_len >> Self::LEN_BITS,
+            offset: self.offset,
+            len: (self.line_and_len & Self::MAX_LEN) as u32,
+        }
+    }
 }
 
 /// A request as rules see it, open or answered.
@@ -178,16 +227,24 @@ impl Request {
 }
 
 impl Answered {
-    fn view<'s>(&'s self, id: &'s RequestId, token: Option<&'s ProgressToken>) -> RequestView<'s> {
+    fn view<'s>(
+        &self,
+        id: &'s RequestId,
+        token: Option<&'s ProgressToken>,
+        extras: Option<&'s AnsweredExtras>,
+        source: u32,
+    ) -> RequestView<'s> {
+        let method = self.method.and_then(crate::protocol::methods::name_at);
+        let unknown_method = extras.and_then(|e| e.method.as_deref());
         RequestView {
             id,
-            method: &self.method,
-            location: self.location,
+            method: method.or(unknown_method).unwrap_or_default(),
+            location: self.request.at(source),
             state: RequestState::Completed,
             token,
-            cancel: self.cancel.as_deref(),
-            response: Some(self.response),
-            response_stream: self.response_stream.as_deref(),
+            cancel: extras.and_then(|e| e.cancel.as_deref()),
+            response: Some(self.response.at(source)),
+            response_stream: extras.and_then(|e| e.response_stream.as_deref()),
             last_progress: None,
             last_progress_stream: None,
             stream: None,
@@ -205,6 +262,18 @@ pub struct Registry {
     pub open: HashMap<RequestId, Request>,
     /// This side's answered requests, by id.
     pub answered: HashMap<RequestId, Answered>,
+    /// What some of them have beyond [`Answered`].
+    answered_extras: HashMap<RequestId, AnsweredExtras>,
+    /// The input the session is in (every location of it names that input).
+    source: u32,
+    /// The most requests of this side followed at once; `None` for
+    /// [`DEFAULT_MAX_OPEN_REQUESTS`].
+    pub(crate) max_open: Option<usize>,
+    /// The first request of this side that was not followed because as many
+    /// were open as it follows, and how many such requests there were:
+    /// answers, cancellations and progress that name no known request may
+    /// be theirs.
+    pub untracked: Option<(Location, u64)>,
     /// Tokens of this side's running requests; for a token several carry,
     /// the latest of them.
     pub active_tokens: HashMap<ProgressToken, RequestId>,
@@ -243,11 +312,18 @@ impl Registry {
     pub fn request(&self, id: &RequestId) -> Option<RequestView<'_>> {
         match self.open.get(id) {
             Some(open) => Some(open.view()),
-            None => self
-                .answered
-                .get_key_value(id)
-                .map(|(id, a)| a.view(id, None)),
+            None => self.answered_view(id, None),
         }
+    }
+
+    fn answered_view<'s>(
+        &'s self,
+        id: &RequestId,
+        token: Option<&'s ProgressToken>,
+    ) -> Option<RequestView<'s>> {
+        let (id, answered) = self.answered.get_key_value(id)?;
+        let extras = self.answered_extras.get(id);
+        Some(answered.view(id, token, extras, self.source))
     }
 
     /// The request that holds `token` now, or held it last.
@@ -258,10 +334,7 @@ impl Registry {
         let (token, id) = self.released_tokens.get_key_value(token)?;
         match self.open.get(id) {
             Some(open) if open.token.as_ref() == Some(token) => Some(open.view()),
-            _ => self
-                .answered
-                .get_key_value(id)
-                .map(|(id, a)| a.view(id, Some(token))),
+            _ => self.answered_view(id, Some(token)),
         }
     }
 
@@ -379,6 +452,12 @@ impl Registry {
 impl Registry {
     /// This side sent a request with a valid id, at position `seq`.
     pub(crate) fn open(&mut self, request: Request) {
+        self.source = request.location.source;
+        if self.is_full_for(&request.id) {
+            let untracked = self.untracked.get_or_insert((request.location, 0));
+            untracked.1 += 1;
+            return;
+        }
         let id = request.id.clone();
         let earlier = self.open.get(&id);
         let unanswered_copies = earlier.map_or(0, |earlier| earlier.unanswered_copies + 1);
@@ -399,6 +478,18 @@ impl Registry {
                 ..request
             },
         );
+    }
+
+    /// Whether a new request with this id would be one more than this side
+    /// may have open and followed at once.
+    pub fn is_full_for(&self, id: &RequestId) -> bool {
+        let max = self.max_open.unwrap_or(DEFAULT_MAX_OPEN_REQUESTS);
+        self.open.len() >= max && !self.open.contains_key(id)
+    }
+
+    /// The most requests of this side followed at once.
+    pub fn max_open(&self) -> usize {
+        self.max_open.unwrap_or(DEFAULT_MAX_OPEN_REQUESTS)
     }
 
     /// This side cancelled its running request `id`.
@@ -433,18 +524,30 @@ impl Registry {
             request.unanswered_copies -= 1;
         } else if let Some(request) = self.open.remove(id) {
             self.release_tokens(&request);
-            self.answered.insert(
-                id.clone(),
-                Answered {
-                    method: request.method,
-                    location: request.location,
-                    response,
-                    response_stream: response_stream.map(Into::into),
-                    cancel: request.cancel,
-                },
-            );
+            self.remember_answered(request, response, response_stream);
         }
         read
+    }
+
+    fn remember_answered(&mut self, request: Request, response: Location, stream: Option<&str>) {
+        let method = crate::protocol::methods::name_index(&request.method);
+        let extras = AnsweredExtras {
+            method: method.is_none().then(|| request.method.as_ref().into()),
+            response_stream: stream.map(Into::into),
+            cancel: request.cancel,
+        };
+        let answered = Answered {
+            request: Spot::of(request.location),
+            response: Spot::of(response),
+            method,
+        };
+        let has_extras =
+            extras.method.is_some() || extras.response_stream.is_some() || extras.cancel.is_some();
+        match has_extras {
+            true => self.answered_extras.insert(request.id.clone(), extras),
+            false => self.answered_extras.remove(&request.id),
+        };
+        self.answered.insert(request.id, answered);
     }
 
     /// The peer sent progress for this side's request `id`; returns where
@@ -462,5 +565,83 @@ impl Registry {
             request.last_progress_stream = stream.map(Into::into);
         }
         Some((request.stream.clone(), request.seq))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_answered_request_and_its_id_fit_in_64_bytes() {
+        assert!(std::mem::size_of::<(RequestId, Answered)>() <= 64);
+    }
+
+    #[test]
+    fn a_spot_gives_back_its_location() {
+        let location = Location {
+            source: 3,
+            line: 5_000_000_000,
+            offset: 1 << 40,
+            len: 70_000,
+        };
+        assert_eq!(Spot::of(location).at(3), location);
+        let long = Location {
+            len: u32::MAX,
+            ..location
+        };
+        assert_eq!(Spot::of(long).at(3).len, (1 << 24) - 1);
+    }
+
+    #[test]
+    fn an_answered_request_keeps_its_method_cancel_and_stream() {
+        let at = |line| Location {
+            source: 1,
+            line,
+            offset: line * 10,
+            len: 9,
+        };
+        let mut registry = Registry::default();
+        for (id, method) in [(1, "tools/call"), (2, "x/unknown")] {
+            registry.open(Request {
+                id: RequestId(crate::event::Key::Int(id)),
+                method: method.to_string().into(),
+                location: at(id as u64),
+                seq: id as u64,
+                token: None,
+                state: RequestState::Running,
+                cancel: None,
+                last_progress: None,
+                last_progress_stream: None,
+                stream: None,
+                unanswered_copies: 0,
+                shares_id: false,
+                earlier_tokens: Vec::new(),
+                invalid_tokens: 0,
+                named_version: None,
+                modern: None,
+            });
+        }
+        let cancel = Cancel {
+            location: at(3),
+            seq: 3,
+            stream: None,
+            by_receiver: false,
+        };
+        let two = RequestId(crate::event::Key::Int(2));
+        registry.cancel(&two, cancel);
+        registry.answer(&RequestId(crate::event::Key::Int(1)), at(4), None);
+        registry.answer(&two, at(5), Some("s1"));
+        let one = registry
+            .request(&RequestId(crate::event::Key::Int(1)))
+            .unwrap();
+        assert_eq!(
+            (one.method, one.location, one.response),
+            ("tools/call", at(1), Some(at(4)))
+        );
+        assert!(one.cancel.is_none() && one.response_stream.is_none());
+        let two = registry.request(&two).unwrap();
+        assert_eq!((two.method, two.response_stream), ("x/unknown", Some("s1")));
+        assert_eq!(two.cancel.map(|c| c.location), Some(at(3)));
     }
 }

@@ -110,6 +110,13 @@ impl Session {
     }
 
     /// What `side` issued and has read.
+    /// Follows at most `max` open requests of each side (`None`: the default).
+    pub(crate) fn follow_at_most(&mut self, max: Option<usize>) {
+        for side in &mut self.sides {
+            side.max_open = max;
+        }
+    }
+
     pub fn side(&self, side: Side) -> &Registry {
         &self.sides[side.index()]
     }

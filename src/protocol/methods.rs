@@ -267,6 +267,19 @@ pub fn static_name(name: &str) -> Option<&'static str> {
     rows(name).next().map(|row| row.name)
 }
 
+/// A known method's name as a number (its first row in the table), for
+/// state kept per request in as few bytes as possible.
+pub fn name_index(name: &str) -> Option<u16> {
+    let row = rows(name).next()?;
+    let index = METHODS.iter().position(|r| std::ptr::eq(r, row))?;
+    u16::try_from(index).ok()
+}
+
+/// The name that [`name_index`] numbered.
+pub fn name_at(index: u16) -> Option<&'static str> {
+    METHODS.get(usize::from(index)).map(|row| row.name)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

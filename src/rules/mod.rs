@@ -60,6 +60,7 @@ mod method_direction;
 mod method_version;
 mod no_protocol_messages;
 mod notification_with_id;
+mod open_requests_limit;
 mod ping_empty_response;
 mod ping_no_params;
 mod progress_after_terminal;
@@ -300,6 +301,7 @@ pub static ALL: &[&Rule] = &[
     &tool_output_invalid::RULE,
     // Last, so that SARIF rule indexes stay put.
     &no_protocol_messages::RULE,
+    &open_requests_limit::RULE,
 ];
 
 /// Looks a rule up by its id.

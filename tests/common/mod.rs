@@ -10,6 +10,10 @@ pub struct Example {
     pub extension: String,
     /// `bad` or `good`.
     pub kind: String,
+    /// Command-line options the example is linted with, after the kind on
+    /// its fence line (```` ```jsonl bad --max-open-requests=2 ````).
+    #[allow(dead_code)] // read by the docs test only
+    pub args: Vec<String>,
     pub body: String,
     /// The output block that follows a bad example: (byte range of its body in the page, body).
     pub output: Option<(std::ops::Range<usize>, String)>,
@@ -41,11 +45,13 @@ pub fn examples(page: &str) -> Vec<Example> {
             body.push_str(inner);
         }
         let end = start + body.len();
-        match info.split_once(' ') {
-            Some((extension @ ("jsonl" | "har"), kind @ ("bad" | "good"))) => {
+        let mut words = info.split_whitespace();
+        match (words.next(), words.next()) {
+            (Some(extension @ ("jsonl" | "har")), Some(kind @ ("bad" | "good"))) => {
                 examples.push(Example {
                     extension: extension.to_string(),
                     kind: kind.to_string(),
+                    args: words.map(str::to_string).collect(),
                     body,
                     output: None,
                 })
