@@ -579,6 +579,8 @@ pub struct RequestSummary {
     pub method: CompactString,
     pub name: Option<String>,
     pub protocol_version: Option<CompactString>,
+    /// Its `params.arguments` (a `tools/call`'s, its `Mcp-Param-*` headers mirror).
+    pub arguments: Option<serde_json::Value>,
 }
 
 /// A line the decoder could not turn into a message.

@@ -366,17 +366,18 @@ fn summary(
     method: &str,
     params: &crate::event::Params,
 ) -> RequestSummary {
+    let body = message.members.params.as_ref().and_then(|p| p.value());
+    let member = |name: &str| body.as_ref().and_then(|params| params.get(name));
     let name = NAME_HEADER_PARAMS
         .iter()
         .find(|(m, _)| *m == method)
-        .and_then(|(_, param)| {
-            let params = message.members.params.as_ref()?.value()?;
-            params.get(*param)?.as_str().map(str::to_string)
-        });
+        .and_then(|(_, param)| member(param)?.as_str().map(str::to_string));
+    let arguments = member("arguments").cloned();
     RequestSummary {
         method: method.into(),
         name,
         protocol_version: params.meta_protocol_version.as_deref().map(Into::into),
+        arguments,
     }
 }
 

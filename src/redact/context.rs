@@ -105,6 +105,8 @@ const HEADERS_KEPT: &[&str] = &[
     "last-event-id",
     // 2026-07-28: the request's method, mirrored (the body keeps it too).
     "mcp-method",
+    // 2026-07-28: the SSE response's proxy buffering (v5-x-accel-buffering).
+    "x-accel-buffering",
 ];
 
 pub(super) fn is_kept_header(name: &str) -> bool {
