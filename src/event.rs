@@ -511,6 +511,8 @@ pub struct HttpExchange {
     pub response_error: bool,
     /// The code of the first JSON-RPC error of the response body.
     pub response_error_code: Option<i64>,
+    /// The code of the first JSON-RPC error on the response's SSE stream.
+    pub stream_error_code: Option<i64>,
 }
 
 impl HttpExchange {

@@ -270,26 +270,10 @@ impl Exchange<'_> {
                 }
             } else if self.response_is_json(&body.text) {
                 let place = format!("response body of {}", self.describe());
-                let before = out.len();
                 push_body(&mut out, body, Side::Server, place, end);
-                let error_code = |t: &Timed| match &t.event.payload {
-                    Payload::Message(m) => match m.body {
-                        MessageBody::Response {
-                            outcome: crate::event::Outcome::Error { code },
-                            ..
-                        } => Some(code),
-                        _ => None,
-                    },
-                    _ => None,
-                };
-                if let Some(code) = out[before..].iter().find_map(error_code) {
-                    if let Payload::Transport(Transport::Http(http)) = &mut out[0].event.payload {
-                        http.response_error = true;
-                        http.response_error_code = code;
-                    }
-                }
             }
         }
+        note_error_code(&mut out, is_sse || self.sse_messages.is_some());
         let dropped = (is_sse || self.sse_messages.is_some())
             .then(|| stream_without_response(&out))
             .flatten();
@@ -336,6 +320,36 @@ impl Exchange<'_> {
                     .then(|| "the response body is missing (cut off, or not captured)".into())
             }
             Some(_) => None,
+        }
+    }
+}
+
+/// Notes on the exchange (`out[0]`) the code of the first JSON-RPC error
+/// its response carried: in a JSON body, or on its SSE stream.
+fn note_error_code(out: &mut [Timed], streamed: bool) {
+    let error_code = |t: &Timed| match &t.event.payload {
+        Payload::Message(m) => match m.body {
+            MessageBody::Response {
+                outcome: crate::event::Outcome::Error { code },
+                ..
+            } => Some(code),
+            _ => None,
+        },
+        _ => None,
+    };
+    let Some((first, messages)) = out.split_first_mut() else {
+        return;
+    };
+    let Some(code) = messages.iter().find_map(error_code) else {
+        return;
+    };
+    if let Payload::Transport(Transport::Http(http)) = &mut first.event.payload {
+        match streamed {
+            true => http.stream_error_code = code,
+            false => {
+                http.response_error = true;
+                http.response_error_code = code;
+            }
         }
     }
 }
