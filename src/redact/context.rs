@@ -78,6 +78,9 @@ const KEPT: &[&str] = &[
     // properties keep).
     "$schema",
     "required",
+    // 2026-07-28: the header a tool argument is mirrored into (the header's
+    // name is kept; v5-http-param-headers pairs them).
+    "x-mcp-header",
 ];
 
 /// Members whose whole value was written by a tool, a resource or a person.
@@ -155,6 +158,12 @@ mod tests {
             Context::Protocol
         ));
         assert!(matches!(child(Context::Free, "id"), Context::Free));
+        // A tool schema's mirrored header name: v5-http-param-headers pairs it
+        // with the header, whose name stays.
+        assert!(matches!(
+            child(Context::Protocol, "x-mcp-header"),
+            Context::Keep
+        ));
         assert!(matches!(
             child(Context::Headers, "Mcp-Session-Id"),
             Context::Keep
