@@ -170,8 +170,8 @@ fn feed(engine: &mut Engine, decoded: Vec<DecodedChunk>, lines_before: &mut u64)
     for mut chunk in decoded {
         for event in &mut chunk.events {
             event.location.line += *lines_before;
-            engine.feed(event);
         }
+        engine.feed_all(&chunk.events);
         *lines_before += chunk.lines;
     }
 }

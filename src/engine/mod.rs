@@ -20,7 +20,7 @@ mod time_order;
 pub mod tool_schema;
 pub mod tools;
 
-use foldhash::{HashMap, HashMapExt};
+use foldhash::HashMap;
 
 use crate::diagnostic::Diagnostic;
 use compact_str::CompactString;
@@ -48,27 +48,42 @@ pub struct Stats {
     pub sessions: u64,
 }
 
-/// The sessions of one input.
+/// The sessions of one input that live in one shard, and what every shard
+/// knows of the input itself.
 #[derive(Default)]
 struct SourceSessions {
     default: Option<usize>,
     named: HashMap<Box<str>, usize>,
-    /// The last line of this input that could not be read at all: it may
-    /// justify an error response with a null id from either side.
+    /// The lines of this input that could not be read at all: one may
+    /// justify an error response with a null id from either side, once per
+    /// session.
     unreadable: Unreadable,
     /// HTTP session ids the server assigned in this input, and where.
     assigned_sessions: Vec<(CompactString, Location)>,
-    /// Its unreadable lines, reported up to a cap.
+    /// Its unreadable lines, reported up to a cap (by the shard that owns
+    /// the input's default session).
     capped: capped::Capped,
 }
 
-pub struct Engine {
-    rules: Rules,
+/// Sessions are spread over this many shards by input and name, so that a
+/// batch of events is applied by several threads at once. The number is
+/// fixed, not the number of threads, so that findings never depend on it.
+const SHARDS: usize = 8;
+
+/// Some of the sessions, with their findings so far.
+#[derive(Default)]
+struct Shard {
     sources: HashMap<u32, SourceSessions>,
     /// Sessions by index; `None` once their input has ended.
     slots: Vec<Option<Session>>,
     diagnostics: Vec<Diagnostic>,
-    stats: Stats,
+    sessions: u64,
+}
+
+pub struct Engine {
+    rules: Rules,
+    shards: Vec<Shard>,
+    events: u64,
     /// The version to assume until a session shows its own.
     assumed_version: Option<Version>,
 }
@@ -78,10 +93,8 @@ impl Engine {
     pub fn new(rules: Vec<&'static Rule>) -> Self {
         Engine {
             rules: Rules::new(rules),
-            sources: HashMap::new(),
-            slots: Vec::new(),
-            diagnostics: Vec::new(),
-            stats: Stats::default(),
+            shards: (0..SHARDS).map(|_| Shard::default()).collect(),
+            events: 0,
             assumed_version: None,
         }
     }
@@ -92,7 +105,127 @@ impl Engine {
         self
     }
 
-    fn slot_index(&mut self, source: u32, name: Option<&str>) -> usize {
+    /// Feeds the next event of the trace.
+    pub fn feed(&mut self, event: &Event) {
+        self.events += 1;
+        let owner = shard_of(event);
+        let (rules, assumed) = (&self.rules, self.assumed_version);
+        if is_for_every_shard(event) {
+            for (index, shard) in self.shards.iter_mut().enumerate() {
+                shard.feed(rules, assumed, event, index == owner);
+            }
+        } else {
+            self.shards[owner].feed(rules, assumed, event, true);
+        }
+    }
+
+    /// Feeds the next events of the trace, in order: each shard applies its
+    /// sessions' events, in parallel with the others.
+    pub fn feed_all(&mut self, events: &[Event]) {
+        use rayon::prelude::*;
+        self.events += events.len() as u64;
+        let mut lists: Vec<Vec<(&Event, bool)>> = vec![Vec::new(); SHARDS];
+        for event in events {
+            let owner = shard_of(event);
+            if is_for_every_shard(event) {
+                for (index, list) in lists.iter_mut().enumerate() {
+                    list.push((event, index == owner));
+                }
+            } else {
+                lists[owner].push((event, true));
+            }
+        }
+        let (rules, assumed) = (&self.rules, self.assumed_version);
+        self.shards
+            .par_iter_mut()
+            .zip(lists)
+            .filter(|(_, list)| !list.is_empty())
+            .for_each(|(shard, list)| {
+                for (event, owner) in list {
+                    shard.feed(rules, assumed, event, owner);
+                }
+            });
+    }
+
+    /// Ends every session of one input: end-of-session rules run, and the
+    /// sessions' state is freed. The unreadable lines left out are counted
+    /// in one finding per kind.
+    pub fn end_source(&mut self, source: u32) {
+        use rayon::prelude::*;
+        let (rules, assumed) = (&self.rules, self.assumed_version);
+        self.shards
+            .par_iter_mut()
+            .for_each(|shard| shard.end_source(rules, assumed, source));
+    }
+
+    /// Diagnostics found so far, in the order they were found.
+    pub fn take_diagnostics(&mut self) -> Vec<Diagnostic> {
+        let taken = self
+            .shards
+            .iter_mut()
+            .map(|s| std::mem::take(&mut s.diagnostics));
+        taken
+            .reduce(|mut all, more| {
+                all.extend(more);
+                all
+            })
+            .unwrap_or_default()
+    }
+
+    pub fn stats(&self) -> Stats {
+        Stats {
+            events: self.events,
+            sessions: self.shards.iter().map(|s| s.sessions).sum(),
+        }
+    }
+
+    /// How many diagnostics were found so far (for progress reports).
+    pub fn findings(&self) -> usize {
+        self.shards.iter().map(|s| s.diagnostics.len()).sum()
+    }
+
+    /// Ends all sessions and returns the sorted diagnostics.
+    pub fn finish(mut self) -> (Vec<Diagnostic>, Stats) {
+        let mut sources: Vec<u32> = self
+            .shards
+            .iter()
+            .flat_map(|s| s.sources.keys().copied())
+            .collect();
+        sources.sort_unstable();
+        sources.dedup();
+        for source in sources {
+            self.end_source(source);
+        }
+        let stats = self.stats();
+        let mut diagnostics = self.take_diagnostics();
+        Diagnostic::sort(&mut diagnostics);
+        (diagnostics, stats)
+    }
+}
+
+/// The shard that holds an event's session (and that runs the rules on an
+/// unreadable line of an input, which names no session).
+fn shard_of(event: &Event) -> usize {
+    use std::hash::{BuildHasher, Hash, Hasher};
+    // A fixed seed: the same session lands in the same shard on every run.
+    let mut hasher = foldhash::fast::FixedState::with_seed(0x6d63_702d_6c69_6e74).build_hasher();
+    event.location.source.hash(&mut hasher);
+    event.session.as_deref().hash(&mut hasher);
+    hasher.finish() as usize % SHARDS
+}
+
+/// Whether every shard must see the event: it tells something about its
+/// whole input (a line that could not be read, an HTTP session id assigned).
+fn is_for_every_shard(event: &Event) -> bool {
+    match &event.payload {
+        Payload::Unreadable(_) => true,
+        Payload::Transport(Transport::Http(http)) => http.assigned_session.is_some(),
+        _ => false,
+    }
+}
+
+impl Shard {
+    fn slot_index(&mut self, source: u32, name: Option<&str>, assumed: Option<Version>) -> usize {
         let sessions = self.sources.entry(source).or_default();
         let existing = match name {
             None => sessions.default,
@@ -102,109 +235,51 @@ impl Engine {
             return index;
         }
         let index = self.slots.len();
-        self.slots.push(Some(Session::new(
-            source,
-            name.map(Into::into),
-            self.assumed_version,
-        )));
+        self.slots
+            .push(Some(Session::new(source, name.map(Into::into), assumed)));
         match name {
             None => sessions.default = Some(index),
             Some(name) => {
                 sessions.named.insert(name.into(), index);
             }
         }
-        self.stats.sessions += 1;
+        self.sessions += 1;
         index
     }
 
-    /// Feeds the next event of the trace.
-    pub fn feed(&mut self, event: &Event) {
-        self.stats.events += 1;
+    /// Applies an event: all of it in the shard that `owns` its session;
+    /// in the others, only what it tells of its input.
+    fn feed(&mut self, rules: &Rules, assumed: Option<Version>, event: &Event, owns: bool) {
         if let Payload::Unreadable(_) = &event.payload {
-            return self.feed_unreadable(event);
+            return self.feed_unreadable(rules, assumed, event, owns);
+        }
+        if !owns {
+            return note_assignment(
+                self.sources.entry(event.location.source).or_default(),
+                event,
+            );
         }
         let source = event.location.source;
-        let index = self.slot_index(source, event.session.as_deref());
+        let index = self.slot_index(source, event.session.as_deref(), assumed);
         let sessions = self.sources.get_mut(&source).expect("slot_index made it");
         let Some(session) = self.slots[index].as_mut() else {
             return;
         };
-        if let Payload::Transport(Transport::Http(http)) = &event.payload {
-            // The exchange shows the transport, and so the versions it allows.
-            session.http.note_transport(http);
-        }
-        let versions = versions_of(session, event);
-        let mut ctx = Ctx {
-            event,
-            message: None,
-            from: event.from,
-            session,
-            versions,
-            version: versions.single(),
-            facts: Facts::None,
-            tool_list: None,
-            source_unreadable: sessions.unreadable.last(),
-            assigned_sessions: &sessions.assigned_sessions,
-        };
-        let Payload::Message(message) = &event.payload else {
-            self.rules.run(&ctx, &mut self.diagnostics);
-            return apply_transport(session, sessions, event);
-        };
-        ctx.message = Some(message);
-        if matches!(message.body, Body::Unclassifiable) {
-            ctx.from = None;
-            return self.rules.run(&ctx, &mut self.diagnostics);
-        }
-        let sender = match event.from {
-            Some(from) => Ok(from),
-            None => direction::infer_sender(session, message),
-        };
-        let from = match sender {
-            Ok(from) => from,
-            Err(reason) => {
-                // The response to an ambiguous request was announced with it.
-                let (_, response_id) = ambiguous_ids(message);
-                if !response_id.is_some_and(|id| session.ambiguous_requests.contains(id)) {
-                    let ctx = Ctx {
-                        facts: Facts::Ambiguous(reason),
-                        ..ctx
-                    };
-                    self.rules.run(&ctx, &mut self.diagnostics);
-                }
-                return note_ambiguous(session, message);
-            }
-        };
-        ctx.from = Some(from);
-        ctx.facts = facts::classify(session, from, message, event.stream.as_deref());
-        // An answer is read in the revision its request named, if it named one.
-        if let Some(named) = ctx.facts.answered().and_then(|r| r.named_version) {
-            ctx.versions = Versions::only(named);
-            ctx.version = Some(named);
-        }
-        let listing = read_listing(session, &ctx, message, from);
-        ctx.tool_list = listing.as_ref();
-        let found = self.diagnostics.len();
-        self.rules.run(&ctx, &mut self.diagnostics);
-        let previous = session.last_time_ms;
-        time_order::note_disorder(&mut self.diagnostics[found..], event.time_ms, previous);
-        let transition = ctx.facts.transition();
-        if is_null_id_error(&ctx.facts, message) && !session.consume_unreadable(from.peer()) {
-            // A null-id error answers one unreadable message of the peer
-            // (or, failing that, a line of the input that could not be read).
-            sessions.unreadable.consume();
-        }
-        let stream = event.stream.as_deref();
-        session.tasks.now_ms = event.time_ms;
-        session.apply(from, message, event.location, stream, &transition, listing);
-        session.last_time_ms = event.time_ms.or(previous);
+        feed_session(rules, session, sessions, event, &mut self.diagnostics);
     }
 
-    /// Runs the rules on a line that could not be read, unless its input
-    /// has had too many of its kind already.
-    fn feed_unreadable(&mut self, event: &Event) {
+    /// Notes a line that could not be read; the shard that owns it runs the
+    /// rules on it, unless its input has had too many of its kind already.
+    fn feed_unreadable(
+        &mut self,
+        rules: &Rules,
+        assumed: Option<Version>,
+        event: &Event,
+        owns: bool,
+    ) {
         let sessions = self.sources.entry(event.location.source).or_default();
-        if sessions.capped.admit(event) {
-            self.run_on_unreadable(event);
+        if owns && sessions.capped.admit(event) {
+            self.run_on_unreadable(rules, assumed, event);
         }
         if let Some(sessions) = self.sources.get_mut(&event.location.source) {
             sessions.unreadable.note(event.location);
@@ -213,9 +288,9 @@ impl Engine {
 
     /// Runs the rules on an unreadable line. It names no session it could
     /// belong to: its rules see an empty session.
-    fn run_on_unreadable(&mut self, event: &Event) {
+    fn run_on_unreadable(&mut self, rules: &Rules, assumed: Option<Version>, event: &Event) {
         let sessions = self.sources.entry(event.location.source).or_default();
-        let scratch = Session::new(event.location.source, None, self.assumed_version);
+        let scratch = Session::new(event.location.source, None, assumed);
         let ctx = Ctx {
             event,
             message: None,
@@ -228,18 +303,17 @@ impl Engine {
             source_unreadable: sessions.unreadable.last(),
             assigned_sessions: &sessions.assigned_sessions,
         };
-        self.rules.run(&ctx, &mut self.diagnostics);
+        rules.run(&ctx, &mut self.diagnostics);
     }
 
-    /// Ends every session of one input: end-of-session rules run, and the
-    /// sessions' state is freed. The unreadable lines left out are counted
-    /// in one finding per kind.
-    pub fn end_source(&mut self, source: u32) {
-        let Some(summaries) = self.sources.get(&source).map(|s| s.capped.summaries()) else {
+    /// Ends this shard's sessions of one input (and, in the shard that owns
+    /// the input's unreadable lines, counts those left out).
+    fn end_source(&mut self, rules: &Rules, assumed: Option<Version>, source: u32) {
+        let Some(sessions) = self.sources.get(&source) else {
             return;
         };
-        for summary in &summaries {
-            self.run_on_unreadable(summary);
+        for summary in &sessions.capped.summaries() {
+            self.run_on_unreadable(rules, assumed, summary);
         }
         let Some(sessions) = self.sources.remove(&source) else {
             return;
@@ -253,37 +327,108 @@ impl Engine {
         for index in indices {
             if let Some(mut session) = self.slots[index].take() {
                 session.unreadable_line = sessions.unreadable.last_seen();
-                for rule in &self.rules.all {
+                for rule in &rules.all {
                     (rule.session_end)(&session, &mut self.diagnostics);
                 }
             }
         }
     }
+}
 
-    /// Diagnostics found so far, in the order they were found.
-    pub fn take_diagnostics(&mut self) -> Vec<Diagnostic> {
-        std::mem::take(&mut self.diagnostics)
+/// Applies an event to its session: the rules that want it run first, on
+/// the session as it was; then the trackers move on.
+fn feed_session(
+    rules: &Rules,
+    session: &mut Session,
+    sessions: &mut SourceSessions,
+    event: &Event,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    if let Payload::Transport(Transport::Http(http)) = &event.payload {
+        // The exchange shows the transport, and so the versions it allows.
+        session.http.note_transport(http);
     }
-
-    pub fn stats(&self) -> Stats {
-        self.stats
+    let versions = versions_of(session, event);
+    let mut ctx = Ctx {
+        event,
+        message: None,
+        from: event.from,
+        session,
+        versions,
+        version: versions.single(),
+        facts: Facts::None,
+        tool_list: None,
+        source_unreadable: sessions
+            .unreadable
+            .last_after(session.answered_input_unreadable),
+        assigned_sessions: &sessions.assigned_sessions,
+    };
+    let Payload::Message(message) = &event.payload else {
+        rules.run(&ctx, diagnostics);
+        return apply_transport(session, sessions, event);
+    };
+    ctx.message = Some(message);
+    if matches!(message.body, Body::Unclassifiable) {
+        ctx.from = None;
+        return rules.run(&ctx, diagnostics);
     }
-
-    /// How many diagnostics were found so far (for progress reports).
-    pub fn findings(&self) -> usize {
-        self.diagnostics.len()
-    }
-
-    /// Ends all sessions and returns the sorted diagnostics.
-    pub fn finish(mut self) -> (Vec<Diagnostic>, Stats) {
-        let mut sources: Vec<u32> = self.sources.keys().copied().collect();
-        sources.sort_unstable();
-        for source in sources {
-            self.end_source(source);
+    let sender = match event.from {
+        Some(from) => Ok(from),
+        None => direction::infer_sender(session, message),
+    };
+    let from = match sender {
+        Ok(from) => from,
+        Err(reason) => {
+            // The response to an ambiguous request was announced with it.
+            let (_, response_id) = ambiguous_ids(message);
+            if !response_id.is_some_and(|id| session.ambiguous_requests.contains(id)) {
+                let ctx = Ctx {
+                    facts: Facts::Ambiguous(reason),
+                    ..ctx
+                };
+                rules.run(&ctx, diagnostics);
+            }
+            return note_ambiguous(session, message);
         }
-        let mut diagnostics = self.diagnostics;
-        Diagnostic::sort(&mut diagnostics);
-        (diagnostics, self.stats)
+    };
+    ctx.from = Some(from);
+    ctx.facts = facts::classify(session, from, message, event.stream.as_deref());
+    // An answer is read in the revision its request named, if it named one.
+    if let Some(named) = ctx.facts.answered().and_then(|r| r.named_version) {
+        ctx.versions = Versions::only(named);
+        ctx.version = Some(named);
+    }
+    let listing = read_listing(session, &ctx, message, from);
+    ctx.tool_list = listing.as_ref();
+    let found = diagnostics.len();
+    rules.run(&ctx, diagnostics);
+    let previous = session.last_time_ms;
+    time_order::note_disorder(&mut diagnostics[found..], event.time_ms, previous);
+    let transition = ctx.facts.transition();
+    if is_null_id_error(&ctx.facts, message) && !session.consume_unreadable(from.peer()) {
+        // A null-id error answers one unreadable message of the peer (or,
+        // failing that, a line of the input that could not be read: each
+        // session may take one such line, as no line names its session).
+        let answered = session.answered_input_unreadable;
+        if sessions.unreadable.last_after(answered).is_some() {
+            session.answered_input_unreadable += 1;
+        }
+    }
+    let stream = event.stream.as_deref();
+    session.tasks.now_ms = event.time_ms;
+    session.apply(from, message, event.location, stream, &transition, listing);
+    session.last_time_ms = event.time_ms.or(previous);
+}
+
+/// Notes, in a shard that does not hold its session, what an event tells of
+/// its whole input.
+fn note_assignment(sessions: &mut SourceSessions, event: &Event) {
+    if let Payload::Transport(Transport::Http(http)) = &event.payload {
+        if let Some(id) = &http.assigned_session {
+            sessions
+                .assigned_sessions
+                .push((id.clone(), event.location));
+        }
     }
 }
 
@@ -300,11 +445,7 @@ fn apply_transport(session: &mut Session, sessions: &mut SourceSessions, event: 
             if let Some(stream) = stream {
                 session.http.open(stream, http, event.location);
             }
-            if let Some(id) = &http.assigned_session {
-                sessions
-                    .assigned_sessions
-                    .push((id.clone(), event.location));
-            }
+            note_assignment(sessions, event);
         }
         _ => {}
     }
@@ -449,5 +590,90 @@ fn versions_of(session: &Session, event: &Event) -> Versions {
             }
         }
         _ => session.possible_versions(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Four interleaved sessions with cancellations, progress and a late
+    /// response, and a line that cannot be read.
+    const TRACE: &str = concat!(
+        r#"{"from":"client","session":"a","msg":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","_meta":{"progressToken":1}}}}"#,
+        "\n",
+        r#"{"from":"client","session":"b","msg":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x"}}}"#,
+        "\n",
+        r#"{"from":"client","session":"a","msg":{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}}"#,
+        "\n",
+        "not json\n",
+        r#"{"from":"server","session":"c","msg":{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}}"#,
+        "\n",
+        r#"{"from":"server","session":"d","msg":{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}}"#,
+        "\n",
+        r#"{"from":"server","session":"b","msg":{"jsonrpc":"2.0","id":1,"result":{"content":[]}}}"#,
+        "\n",
+        r#"{"from":"server","session":"b","msg":{"jsonrpc":"2.0","id":1,"result":{"content":[]}}}"#,
+        "\n",
+        r#"{"from":"server","session":"a","msg":{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}}"#,
+        "\n",
+    );
+
+    fn findings(feed: impl Fn(&mut Engine, &[Event])) -> Vec<String> {
+        findings_in(TRACE, feed)
+    }
+
+    fn findings_in(trace: &str, feed: impl Fn(&mut Engine, &[Event])) -> Vec<String> {
+        let format = crate::decode::Format::Canonical;
+        let events = crate::decode::decode_chunk(trace.as_bytes(), 0, 0, format).events;
+        let mut engine = crate::rules::engine();
+        feed(&mut engine, &events);
+        let (diagnostics, _) = engine.finish();
+        let text = diagnostics.iter().map(|d| {
+            format!(
+                "{} {} {}",
+                d.location.line,
+                d.rule.id,
+                d.text(&|t| t.into())
+            )
+        });
+        text.collect()
+    }
+
+    #[test]
+    fn sharded_batches_find_what_one_event_at_a_time_finds() {
+        let one_by_one = findings(|engine, events| events.iter().for_each(|e| engine.feed(e)));
+        let batched = findings(|engine, events| engine.feed_all(events));
+        assert!(
+            one_by_one.iter().any(|f| f.contains("duplicate-response")),
+            "{one_by_one:#?}"
+        );
+        assert_eq!(one_by_one, batched);
+        for threads in [1, 2, 3] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            assert_eq!(
+                pool.install(|| findings(|engine, events| engine.feed_all(events))),
+                batched
+            );
+        }
+    }
+
+    #[test]
+    fn each_session_may_answer_an_unreadable_line_with_a_null_id_error() {
+        let found = findings(|engine, events| engine.feed_all(events));
+        let on_null_ids = |f: &&String| f.starts_with("5 ") || f.starts_with("6 ");
+        assert_eq!(found.iter().filter(on_null_ids).count(), 0, "{found:#?}");
+        // Without the unreadable line, both errors are unexplained.
+        let readable = findings_in(&TRACE.replace("not json\n", "\n"), |e, events| {
+            e.feed_all(events)
+        });
+        assert_eq!(
+            readable.iter().filter(on_null_ids).count(),
+            2,
+            "{readable:#?}"
+        );
     }
 }

@@ -26,6 +26,11 @@ impl Unreadable {
         self.last.filter(|_| self.pending > 0)
     }
 
+    /// The latest one, if some are left after `answered` of them were.
+    pub fn last_after(&self, answered: u32) -> Option<Location> {
+        self.last.filter(|_| self.pending > answered)
+    }
+
     /// The latest one, answered or not.
     pub fn last_seen(&self) -> Option<Location> {
         self.last

@@ -67,6 +67,9 @@ pub struct Session {
     /// When the session ends: the last line of its input that could not be
     /// read, wherever it was (an unreadable line names no session).
     pub unreadable_line: Option<Location>,
+    /// How many of its input's unreadable lines null-id errors of this
+    /// session have answered.
+    pub(crate) answered_input_unreadable: u32,
     /// The timestamp of the session's last message that had one.
     pub last_time_ms: Option<f64>,
 }
@@ -92,6 +95,7 @@ impl Session {
             ambiguous_responses: HashSet::default(),
             sides: Default::default(),
             unreadable_line: None,
+            answered_input_unreadable: 0,
             last_time_ms: None,
         }
     }
