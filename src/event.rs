@@ -511,6 +511,8 @@ pub struct HttpExchange {
     pub response_error: bool,
     /// The code of the first JSON-RPC error of the response body.
     pub response_error_code: Option<i64>,
+    /// The code of the first JSON-RPC error on the response's SSE stream.
+    pub stream_error_code: Option<i64>,
 }
 
 impl HttpExchange {
@@ -579,6 +581,8 @@ pub struct RequestSummary {
     pub method: CompactString,
     pub name: Option<String>,
     pub protocol_version: Option<CompactString>,
+    /// Its `params.arguments` (a `tools/call`'s, its `Mcp-Param-*` headers mirror).
+    pub arguments: Option<serde_json::Value>,
 }
 
 /// A line the decoder could not turn into a message.

@@ -270,26 +270,10 @@ impl Exchange<'_> {
                 }
             } else if self.response_is_json(&body.text) {
                 let place = format!("response body of {}", self.describe());
-                let before = out.len();
                 push_body(&mut out, body, Side::Server, place, end);
-                let error_code = |t: &Timed| match &t.event.payload {
-                    Payload::Message(m) => match m.body {
-                        MessageBody::Response {
-                            outcome: crate::event::Outcome::Error { code },
-                            ..
-                        } => Some(code),
-                        _ => None,
-                    },
-                    _ => None,
-                };
-                if let Some(code) = out[before..].iter().find_map(error_code) {
-                    if let Payload::Transport(Transport::Http(http)) = &mut out[0].event.payload {
-                        http.response_error = true;
-                        http.response_error_code = code;
-                    }
-                }
             }
         }
+        note_error_code(&mut out, is_sse || self.sse_messages.is_some());
         let dropped = (is_sse || self.sse_messages.is_some())
             .then(|| stream_without_response(&out))
             .flatten();
@@ -340,6 +324,36 @@ impl Exchange<'_> {
     }
 }
 
+/// Notes on the exchange (`out[0]`) the code of the first JSON-RPC error
+/// its response carried: in a JSON body, or on its SSE stream.
+fn note_error_code(out: &mut [Timed], streamed: bool) {
+    let error_code = |t: &Timed| match &t.event.payload {
+        Payload::Message(m) => match m.body {
+            MessageBody::Response {
+                outcome: crate::event::Outcome::Error { code },
+                ..
+            } => Some(code),
+            _ => None,
+        },
+        _ => None,
+    };
+    let Some((first, messages)) = out.split_first_mut() else {
+        return;
+    };
+    let Some(code) = messages.iter().find_map(error_code) else {
+        return;
+    };
+    if let Payload::Transport(Transport::Http(http)) = &mut first.event.payload {
+        match streamed {
+            true => http.stream_error_code = code,
+            false => {
+                http.response_error = true;
+                http.response_error_code = code;
+            }
+        }
+    }
+}
+
 /// What rules read of an SSE event besides its data.
 fn sse_mark(event: &sse::SseEvent) -> SseMark {
     let data = event.data.trim();
@@ -366,17 +380,18 @@ fn summary(
     method: &str,
     params: &crate::event::Params,
 ) -> RequestSummary {
+    let body = message.members.params.as_ref().and_then(|p| p.value());
+    let member = |name: &str| body.as_ref().and_then(|params| params.get(name));
     let name = NAME_HEADER_PARAMS
         .iter()
         .find(|(m, _)| *m == method)
-        .and_then(|(_, param)| {
-            let params = message.members.params.as_ref()?.value()?;
-            params.get(*param)?.as_str().map(str::to_string)
-        });
+        .and_then(|(_, param)| member(param)?.as_str().map(str::to_string));
+    let arguments = member("arguments").cloned();
     RequestSummary {
         method: method.into(),
         name,
         protocol_version: params.meta_protocol_version.as_deref().map(Into::into),
+        arguments,
     }
 }
 

@@ -106,6 +106,8 @@ pub struct ResultView {
 #[derive(Debug, Deserialize)]
 pub struct InputRequest {
     pub method: Option<serde_json::Value>,
+    /// What it asks (an elicitation's mode, a sampling's tools).
+    pub params: Option<serde_json::Value>,
 }
 
 impl InputRequest {
@@ -185,8 +187,9 @@ pub struct ModernRequest {
     pub target: Option<Box<str>>,
     /// The client capabilities it declared: a server may rely on no other.
     pub client_capabilities: Option<serde_json::Value>,
-    /// Whether it opted in to log messages (`io.modelcontextprotocol/logLevel`).
-    pub log_level: bool,
+    /// The level it opted in to log messages at
+    /// (`io.modelcontextprotocol/logLevel`); empty when that is no string.
+    pub log_level: Option<Box<str>>,
     /// Whether it lacked a required `_meta` key, or held one of the wrong type.
     pub malformed_meta: bool,
     /// The request whose input round it retries, when it retries one the
@@ -203,7 +206,9 @@ impl ModernRequest {
                 .meta(CLIENT_CAPABILITIES)
                 .filter(|c| c.is_object())
                 .cloned(),
-            log_level: params.meta(LOG_LEVEL).is_some(),
+            log_level: params
+                .meta(LOG_LEVEL)
+                .map(|level| level.as_str().unwrap_or_default().into()),
             malformed_meta: !params.meta_problems().is_empty(),
             retried: None,
         }

@@ -12,6 +12,7 @@ use serde_json::value::RawValue;
 
 use super::tool_schema::{self, ToolSchema};
 use crate::event::{Body, Json, KeyField, Location, Message, RequestId, Side};
+use crate::protocol::headers::{mirrored_params, MirroredParam, PARAM_ANNOTATION};
 use crate::protocol::tasks::TaskSupport;
 use crate::protocol::Version;
 
@@ -39,6 +40,8 @@ pub struct Tool {
     pub task_support: TaskSupport,
     pub input: Option<Arc<ToolSchema>>,
     pub output: Option<Arc<ToolSchema>>,
+    /// The parameters it mirrors into `Mcp-Param-{Name}` headers (2026-07-28).
+    pub mirrored: Vec<MirroredParam>,
     /// Its listing names another tool the same: a call of that name may
     /// mean either, so its schemas are not checked (a redacted trace
     /// names every tool alike).
@@ -98,6 +101,18 @@ pub fn call_params(message: &Message) -> Option<CallParams> {
         Some("tools/call") => message.members.params.as_ref()?.parse(),
         _ => None,
     }
+}
+
+/// The parameters an `inputSchema` mirrors into headers (parsed only when
+/// it names the annotation).
+fn mirrored(input_schema: Option<&RawValue>) -> Vec<MirroredParam> {
+    let text = input_schema.map_or("", RawValue::get);
+    if !text.contains(PARAM_ANNOTATION) {
+        return Vec::new();
+    }
+    serde_json::from_str(text)
+        .map(|schema| mirrored_params(&schema))
+        .unwrap_or_default()
 }
 
 #[derive(Deserialize)]
@@ -172,6 +187,7 @@ impl Tools {
         let mut tools = Vec::with_capacity(page.tools.len());
         for listed in page.tools {
             let (input, output) = (schema(listed.input_schema), schema(listed.output_schema));
+            let mirrored = mirrored(listed.input_schema);
             if let Some(name) = listed.name {
                 let name = name.into();
                 let support = listed
@@ -184,6 +200,7 @@ impl Tools {
                     task_support: TaskSupport::parse(support),
                     input,
                     output,
+                    mirrored,
                     ambiguous: false,
                 });
             }

@@ -19,6 +19,9 @@ pub enum Header {
     McpName,
     /// 2026-07-28: `Mcp-Param-{Name}`, a tool argument mirrored into a header.
     McpParam,
+    /// 2026-07-28: `X-Accel-Buffering: no` on an SSE response keeps reverse
+    /// proxies from buffering its events.
+    XAccelBuffering,
 }
 
 /// One header: its name as the spec writes it, whether the name is a
@@ -66,6 +69,7 @@ pub static HEADERS: &[HeaderRow] = &[
         prefix: true,
         versions: STATELESS,
     },
+    row(Header::XAccelBuffering, "X-Accel-Buffering", STATELESS),
 ];
 
 impl Header {
@@ -159,6 +163,109 @@ pub fn decoded_value(value: &str) -> Option<String> {
     String::from_utf8(bytes).ok()
 }
 
+/// The `inputSchema` annotation that asks a 2026-07-28 client to mirror a
+/// tool argument into an `Mcp-Param-{Name}` header.
+pub const PARAM_ANNOTATION: &str = "x-mcp-header";
+
+/// The method whose arguments `Mcp-Param-{Name}` headers mirror.
+pub const PARAM_HEADERS_METHOD: &str = "tools/call";
+
+/// The JSON Schema types an annotated parameter may have.
+const MIRRORED_TYPES: &[&str] = &["string", "integer", "boolean"];
+
+/// A tool parameter mirrored into `Mcp-Param-{name}`: the header's name
+/// part and the chain of `properties` keys that leads to the parameter.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MirroredParam {
+    pub name: Box<str>,
+    pub path: Vec<Box<str>>,
+}
+
+/// The parameters a tool's `inputSchema` mirrors into headers. An invalid
+/// annotation (off a chain of `properties` keys, on a type other than
+/// string, integer or boolean, not a token, or named twice) makes the tool
+/// invalid, which clients must drop: then none is expected.
+pub fn mirrored_params(schema: &serde_json::Value) -> Vec<MirroredParam> {
+    let mut found = Vec::new();
+    collect_mirrored(schema, &mut Vec::new(), &mut found);
+    let valid = found.iter().enumerate().all(|(i, (param, valid))| {
+        *valid
+            && !found[..i]
+                .iter()
+                .any(|(other, _)| other.name.eq_ignore_ascii_case(&param.name))
+    });
+    match valid && found.len() == annotations_anywhere(schema) {
+        true => found.into_iter().map(|(param, _)| param).collect(),
+        false => Vec::new(),
+    }
+}
+
+/// The annotations reachable through `properties` keys, each with whether
+/// it is valid on its own.
+fn collect_mirrored(
+    schema: &serde_json::Value,
+    path: &mut Vec<Box<str>>,
+    found: &mut Vec<(MirroredParam, bool)>,
+) {
+    if let Some(name) = schema.get(PARAM_ANNOTATION) {
+        let kind = schema.get("type").and_then(|t| t.as_str());
+        let name = name.as_str().unwrap_or_default();
+        let token = !name.is_empty() && name.bytes().all(is_tchar);
+        let valid = token && kind.is_some_and(|k| MIRRORED_TYPES.contains(&k));
+        let param = MirroredParam {
+            name: name.into(),
+            path: path.clone(),
+        };
+        found.push((param, valid));
+    }
+    let Some(properties) = schema.get("properties").and_then(|p| p.as_object()) else {
+        return;
+    };
+    for (key, property) in properties {
+        path.push(key.as_str().into());
+        collect_mirrored(property, path, found);
+        path.pop();
+    }
+}
+
+/// How many annotations a schema holds, wherever they are.
+fn annotations_anywhere(schema: &serde_json::Value) -> usize {
+    match schema {
+        serde_json::Value::Object(members) => members
+            .iter()
+            .map(|(key, value)| usize::from(key == PARAM_ANNOTATION) + annotations_anywhere(value))
+            .sum(),
+        serde_json::Value::Array(items) => items.iter().map(annotations_anywhere).sum(),
+        _ => 0,
+    }
+}
+
+/// A character of an HTTP field-name token (RFC 9110 `tchar`).
+fn is_tchar(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b)
+}
+
+/// The value a mirrored argument gives its header, before encoding: a
+/// string as it is, an integer in decimal, a boolean as `true` or `false`;
+/// `None` for `null` (the header is omitted) or a value of another type.
+pub fn mirrored_value(argument: &serde_json::Value) -> Option<String> {
+    match argument {
+        serde_json::Value::String(text) => Some(text.clone()),
+        serde_json::Value::Bool(flag) => Some(flag.to_string()),
+        serde_json::Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    }
+}
+
+/// Whether a decoded header value says the same as the argument: integers
+/// compare numerically (`42.0` and `42` agree).
+pub fn mirrors(header: &str, argument: &serde_json::Value) -> bool {
+    match argument {
+        serde_json::Value::Number(n) => header.trim().parse::<f64>().ok() == n.as_f64(),
+        _ => mirrored_value(argument).as_deref() == Some(header),
+    }
+}
+
 /// Whether a session id uses only the characters the spec allows: visible
 /// ASCII, 0x21 to 0x7E.
 pub fn session_id_is_visible_ascii(id: &str) -> bool {
@@ -192,6 +299,36 @@ mod tests {
         assert!(!accept_lists("*/*", JSON));
         assert!(accept_wildcard("*/*", JSON));
         assert!(accept_wildcard("text/*;q=0.5", EVENT_STREAM));
+    }
+
+    #[test]
+    fn mirrored_params_follow_properties_and_drop_invalid_tools() {
+        let schema = serde_json::json!({"type": "object", "properties": {
+            "region": {"type": "string", "x-mcp-header": "Region"},
+            "options": {"type": "object", "properties": {
+                "limit": {"type": "integer", "x-mcp-header": "Limit"}}}}});
+        let names: Vec<(String, usize)> = mirrored_params(&schema)
+            .iter()
+            .map(|p| (p.name.to_string(), p.path.len()))
+            .collect();
+        assert_eq!(names, [("Limit".into(), 2), ("Region".into(), 1)]);
+        let under_items = serde_json::json!({"type": "object", "properties": {
+            "ids": {"type": "array", "items": {"type": "string", "x-mcp-header": "Id"}},
+            "region": {"type": "string", "x-mcp-header": "Region"}}});
+        assert_eq!(mirrored_params(&under_items), []);
+        let number =
+            serde_json::json!({"properties": {"x": {"type": "number", "x-mcp-header": "X"}}});
+        assert_eq!(mirrored_params(&number), []);
+        assert!(mirrors("42.0", &serde_json::json!(42)));
+        assert!(mirrors("us-west1", &serde_json::json!("us-west1")));
+        assert!(
+            !mirrors("7", &serde_json::json!("007")) && !mirrors("true", &serde_json::json!(false))
+        );
+        assert_eq!(mirrored_value(&serde_json::json!(null)), None);
+        assert_eq!(
+            mirrored_value(&serde_json::json!(true)).as_deref(),
+            Some("true")
+        );
     }
 
     #[test]

@@ -40,6 +40,28 @@ pub const PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
 pub const CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
 pub const CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
 pub const LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
+
+/// The log levels (RFC 5424 severities), least severe first.
+pub const LOG_LEVELS: &[&str] = &[
+    "debug",
+    "info",
+    "notice",
+    "warning",
+    "error",
+    "critical",
+    "alert",
+    "emergency",
+];
+
+/// Whether a log message at `level` passes the threshold `requested` (at or
+/// above it); a level that is no defined one is not judged.
+pub fn log_level_passes(level: &str, requested: &str) -> bool {
+    let rank = |l: &str| LOG_LEVELS.iter().position(|known| *known == l);
+    match (rank(level), rank(requested)) {
+        (Some(level), Some(requested)) => level >= requested,
+        _ => true,
+    }
+}
 /// `_meta` key of a notification on a listen stream: the listen request's id.
 pub const SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
 

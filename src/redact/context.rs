@@ -78,6 +78,9 @@ const KEPT: &[&str] = &[
     // properties keep).
     "$schema",
     "required",
+    // 2026-07-28: the header a tool argument is mirrored into (the header's
+    // name is kept; v5-http-param-headers pairs them).
+    "x-mcp-header",
 ];
 
 /// Members whose whole value was written by a tool, a resource or a person.
@@ -105,6 +108,8 @@ const HEADERS_KEPT: &[&str] = &[
     "last-event-id",
     // 2026-07-28: the request's method, mirrored (the body keeps it too).
     "mcp-method",
+    // 2026-07-28: the SSE response's proxy buffering (v5-x-accel-buffering).
+    "x-accel-buffering",
 ];
 
 pub(super) fn is_kept_header(name: &str) -> bool {
@@ -153,6 +158,12 @@ mod tests {
             Context::Protocol
         ));
         assert!(matches!(child(Context::Free, "id"), Context::Free));
+        // A tool schema's mirrored header name: v5-http-param-headers pairs it
+        // with the header, whose name stays.
+        assert!(matches!(
+            child(Context::Protocol, "x-mcp-header"),
+            Context::Keep
+        ));
         assert!(matches!(
             child(Context::Headers, "Mcp-Session-Id"),
             Context::Keep

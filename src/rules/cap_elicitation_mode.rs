@@ -27,10 +27,10 @@ pub static META: RuleMeta = RuleMeta {
 pub static RULE: Rule = Rule::on_events(&META, check);
 
 /// The elicitation method and its capability.
-const METHOD: &str = "elicitation/create";
-const ELICITATION: &str = "elicitation";
+pub(super) const METHOD: &str = "elicitation/create";
+pub(super) const ELICITATION: &str = "elicitation";
 /// The mode of a request without `mode`.
-const DEFAULT_MODE: &str = "form";
+pub(super) const DEFAULT_MODE: &str = "form";
 
 #[derive(Deserialize)]
 struct ElicitParams {
@@ -69,7 +69,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
 /// Whether the client's `elicitation` object supports `mode`: it names the
 /// mode, or it names none and the mode is form ("an empty capabilities
 /// object is equivalent to declaring support for form mode only").
-fn supports(declared: &serde_json::Value, mode: &str) -> bool {
+pub(super) fn supports(declared: &serde_json::Value, mode: &str) -> bool {
     let names = |m: &str| declared.get(m).is_some_and(|v| !v.is_null() && v != false);
     let names_none = !names("form") && !names("url");
     names(mode) || (mode == DEFAULT_MODE && names_none)

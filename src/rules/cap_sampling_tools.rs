@@ -29,15 +29,26 @@ pub static META: RuleMeta = RuleMeta {
 pub static RULE: Rule = Rule::on_events(&META, check);
 
 /// The sampling method and the capability its tool use needs.
-const METHOD: &str = "sampling/createMessage";
+pub(super) const METHOD: &str = "sampling/createMessage";
 const SAMPLING: &str = "sampling";
-const TOOLS: &str = "sampling.tools";
+pub(super) const TOOLS: &str = "sampling.tools";
 
 #[derive(Deserialize)]
-struct SamplingParams {
+pub(super) struct SamplingParams {
     tools: Option<IgnoredAny>,
     #[serde(rename = "toolChoice")]
     tool_choice: Option<IgnoredAny>,
+}
+
+impl SamplingParams {
+    /// The member that asks for tool use, if one does.
+    pub(super) fn tool_member(&self) -> Option<&'static str> {
+        match (&self.tools, &self.tool_choice) {
+            (Some(_), _) => Some("tools"),
+            (None, Some(_)) => Some("toolChoice"),
+            (None, None) => None,
+        }
+    }
 }
 
 fn check(ctx: &Ctx, out: &mut Out) {
@@ -50,10 +61,8 @@ fn check(ctx: &Ctx, out: &mut Out) {
     {
         return;
     }
-    let member = match (params.tools, params.tool_choice) {
-        (Some(_), _) => "tools",
-        (None, Some(_)) => "toolChoice",
-        (None, None) => return,
+    let Some(member) = params.tool_member() else {
+        return;
     };
     out.push(
         ctx.diagnostic(

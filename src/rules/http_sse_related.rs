@@ -23,13 +23,23 @@ pub static META: RuleMeta = RuleMeta {
 pub static RULE: Rule = Rule::on_events(&META, check);
 
 fn check(ctx: &Ctx, out: &mut Out) {
+    report(&META, ctx, out);
+}
+
+/// Progress for a request on another POST's stream, as `meta` grades it:
+/// this rule up to 2025-11-25, `v5-http-notification-related` in
+/// 2026-07-28 (where a listen stream is `v5-progress-on-request-stream`'s).
+pub(super) fn report(meta: &'static RuleMeta, ctx: &Ctx, out: &mut Out) {
     let Some((request, home, StreamKind::OtherPost)) = super::progress_elsewhere(ctx) else {
         return;
     };
     let here = ctx.event.stream.as_deref().unwrap_or_default();
+    if super::listen_of(ctx, here).is_some() {
+        return;
+    }
     out.push(
         ctx.diagnostic(
-            &META,
+            meta,
             words!(
                 "server sends progress for {} on the stream of another request ({})",
                 describe_request(Side::Client, &request),

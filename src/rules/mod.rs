@@ -125,6 +125,8 @@ mod unknown_method;
 mod unknown_protocol_version;
 mod v5_http_legacy_artifacts;
 mod v5_http_no_resume;
+mod v5_http_notification_related;
+mod v5_http_param_headers;
 mod v5_http_protocol_version_header;
 mod v5_http_standard_headers;
 mod v5_http_unknown_method_404;
@@ -142,10 +144,12 @@ mod v5_mrtr_request_state_echo;
 mod v5_mrtr_responses_keys;
 mod v5_mrtr_retry_new_id;
 mod v5_no_server_requests;
+mod v5_progress_on_request_stream;
 mod v5_progress_server_only;
 mod v5_request_meta_required;
 mod v5_server_discover_implemented;
 mod v5_unsupported_version;
+mod v5_x_accel_buffering;
 mod version_client_disconnect;
 mod version_http_header_invalid_400;
 mod version_server_response;
@@ -252,6 +256,10 @@ pub static ALL: &[&Rule] = &[
     &v5_http_no_resume::RULE,
     &v5_http_protocol_version_header::RULE,
     &v5_http_unknown_method_404::RULE,
+    &v5_x_accel_buffering::RULE,
+    &v5_http_notification_related::RULE,
+    &v5_progress_on_request_stream::RULE,
+    &v5_http_param_headers::RULE,
     &session_id_charset::RULE,
     &session_id_at_init::RULE,
     &session_missing_400::RULE,
@@ -459,6 +467,31 @@ pub(crate) fn progress_elsewhere<'a>(
         return None;
     };
     elsewhere(ctx, request)
+}
+
+/// The client's open requests that travelled on `stream` (or on the stream
+/// it resumes).
+pub(crate) fn stream_requests<'a: 's, 's>(
+    ctx: &Ctx<'a>,
+    stream: &'s str,
+) -> impl Iterator<Item = &'a crate::engine::Request> + 's {
+    let http = &ctx.session.http;
+    let origin = http.origin(stream);
+    let open = ctx.session.side(Side::Client).open.values();
+    open.filter(move |r| {
+        r.stream
+            .as_deref()
+            .is_some_and(|s| http.origin(s) == origin)
+    })
+}
+
+/// The id of the `subscriptions/listen` request whose response stream
+/// `stream` is, if it is one.
+pub(crate) fn listen_of<'a>(ctx: &Ctx<'a>, stream: &str) -> Option<&'a crate::event::RequestId> {
+    let listens = &ctx.session.subscriptions.listens;
+    stream_requests(ctx, stream)
+        .map(|r| &r.id)
+        .find(|id| listens.contains_key(*id))
 }
 
 /// Where the server's message about `request` travels, when that is not
@@ -984,11 +1017,7 @@ pub(crate) mod testing {
         headers: &[(&str, &str)],
         status: u16,
     ) -> serde_json::Value {
-        let mut params = params;
-        params["_meta"] =
-            serde_json::json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28"});
-        let request =
-            serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
+        let request = modern_request(1, method, params);
         entry(
             "POST",
             headers,
@@ -999,6 +1028,41 @@ pub(crate) mod testing {
                 r#"{"jsonrpc":"2.0","id":1,"result":{}}"#,
             ),
         )
+    }
+
+    /// A 2026-07-28 request `id` of `method`: `params` with the protocol
+    /// version added to its `_meta` (kept when given).
+    fn modern_request(id: u32, method: &str, params: serde_json::Value) -> serde_json::Value {
+        let mut params = params;
+        if !params["_meta"].is_object() {
+            params["_meta"] = serde_json::json!({});
+        }
+        params["_meta"]["io.modelcontextprotocol/protocolVersion"] = "2026-07-28".into();
+        serde_json::json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+    }
+
+    /// A 2026-07-28 POST of request `id` (`method` with `params`), answered
+    /// with an SSE stream of `events` (field lines; [`sse_result`] answers
+    /// it); `response_headers` join the response's Content-Type.
+    pub fn modern_sse_post(
+        id: u32,
+        method: &str,
+        params: serde_json::Value,
+        response_headers: &[(&str, &str)],
+        events: &[&str],
+    ) -> serde_json::Value {
+        let request = modern_request(id, method, params);
+        let mut e = entry(
+            "POST",
+            &[("MCP-Protocol-Version", "2026-07-28")],
+            Some(&request),
+            (200, "text/event-stream", &sse(events)),
+        );
+        let headers = e["response"]["headers"].as_array_mut().expect("headers");
+        for (name, value) in response_headers {
+            headers.push(serde_json::json!({"name": name, "value": value}));
+        }
+        e
     }
 
     /// An SSE event carrying an empty result for request `id`.

@@ -29,14 +29,23 @@ fn check(ctx: &Ctx, out: &mut Out) {
         return;
     };
     let status = http.status.unwrap_or_default();
-    if http.response_error_code != Some(METHOD_NOT_FOUND) || status == NOT_FOUND {
+    let streamed = http.stream_error_code == Some(METHOD_NOT_FOUND);
+    let in_body = http.response_error_code == Some(METHOD_NOT_FOUND);
+    if !(streamed || in_body) || status == NOT_FOUND {
         return;
     }
-    let words = words!(
-        "the server answers with error {} (method not found) under HTTP {}, not 404 Not Found",
-        METHOD_NOT_FOUND,
-        status
-    );
+    let words = match streamed {
+        true => words!(
+            "the server answers with error {} (method not found) on an SSE stream under HTTP {}, not 404 Not Found",
+            METHOD_NOT_FOUND,
+            status
+        ),
+        false => words!(
+            "the server answers with error {} (method not found) under HTTP {}, not 404 Not Found",
+            METHOD_NOT_FOUND,
+            status
+        ),
+    };
     out.push(ctx.diagnostic(&META, words).with_label("the response"));
 }
 
@@ -45,27 +54,45 @@ mod tests {
     use serde_json::json;
 
     use crate::diagnostic::Severity::Error;
-    use crate::rules::testing::{entry, findings, har};
+    use crate::rules::testing::{entry, findings, har, sse};
 
-    /// A 2026-07-28 request of `method` answered `status` with the error `code`.
+    /// A 2026-07-28 request of `method` answered `status` with the error
+    /// `code`, in a JSON body.
     fn answered(method: &str, status: u16, code: i64) -> serde_json::Value {
+        answered_as(method, (status, "application/json"), code)
+    }
+
+    /// The same, as the response's `(status, content type)` has it.
+    fn answered_as(
+        method: &str,
+        (status, content_type): (u16, &str),
+        code: i64,
+    ) -> serde_json::Value {
         let meta = json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28"});
         let request =
             json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": {"_meta": meta}});
         let error = json!({"jsonrpc": "2.0", "id": 1, "error": {"code": code, "message": "no"}});
+        let text = match content_type {
+            "text/event-stream" => sse(&[&format!("data: {error}")]),
+            _ => error.to_string(),
+        };
         let headers = [("MCP-Protocol-Version", "2026-07-28")];
         entry(
             "POST",
             &headers,
             Some(&request),
-            (status, "application/json", &error.to_string()),
+            (status, content_type, &text),
         )
     }
 
     #[test]
     fn fires_on_method_not_found_under_200() {
-        let trace = har(&[answered("tools/frobnicate", 200, -32601)]);
-        assert_eq!(findings("v5-http-unknown-method-404", &trace), [(2, Error)]);
+        let streamed = answered_as("tools/frobnicate", (200, "text/event-stream"), -32601);
+        let trace = har(&[answered("tools/frobnicate", 200, -32601), streamed]);
+        assert_eq!(
+            findings("v5-http-unknown-method-404", &trace),
+            [(2, Error), (3, Error)]
+        );
     }
 
     #[test]
@@ -73,6 +100,7 @@ mod tests {
         let trace = har(&[
             answered("tools/frobnicate", 404, -32601),
             answered("tools/call", 200, -32602),
+            answered_as("tools/call", (200, "text/event-stream"), -32602),
         ]);
         assert_eq!(findings("v5-http-unknown-method-404", &trace), []);
     }

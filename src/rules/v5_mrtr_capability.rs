@@ -12,7 +12,7 @@ pub static META: RuleMeta = RuleMeta {
     versions: Versions::only(Version::V2026_07_28),
     wants: Wants::RESPONSE,
     order_dependent: false,
-    summary: "an InputRequiredResult asks for elicitation, sampling or roots that the answered request did not declare in its client capabilities",
+    summary: "an InputRequiredResult asks for elicitation, sampling or roots (or an elicitation mode, or sampling with tools) that the answered request did not declare in its client capabilities",
     quote: "Servers MUST NOT send an `inputRequests` that the client has not declared support for in its capabilities.",
     spec: Some(SpecPage {
         legacy: "basic/patterns/mrtr",
@@ -42,6 +42,8 @@ fn check(ctx: &Ctx, out: &mut Out) {
         };
         if !capabilities::advertised(declared, needs) {
             undeclared.push(words!("{} ({} needs {})", Arg::quoted(key), method, needs));
+        } else if let Some(finer) = finer_need(method, input.params.as_ref(), declared) {
+            undeclared.push(words!("{} ({} {})", Arg::quoted(key), method, finer));
         }
     }
     if undeclared.is_empty() {
@@ -52,6 +54,32 @@ fn check(ctx: &Ctx, out: &mut Out) {
         Words::listed(undeclared)
     );
     out.push(answer_finding(ctx, &META, &request, what).with_pointer("/result/inputRequests"));
+}
+
+/// What an input request needs beyond its method's capability, when the
+/// declared capabilities lack it: its elicitation mode, or sampling's tools
+/// (the checks of cap-elicitation-mode and cap-sampling-tools).
+fn finer_need(
+    method: &str,
+    params: Option<&serde_json::Value>,
+    declared: &serde_json::Value,
+) -> Option<Words> {
+    use super::{cap_elicitation_mode as elicit, cap_sampling_tools as sampling};
+    let params = params?;
+    if method == elicit::METHOD {
+        let mode = params.get("mode").and_then(|m| m.as_str());
+        let mode = mode.unwrap_or(elicit::DEFAULT_MODE);
+        let elicitation = declared.get(elicit::ELICITATION)?;
+        return (!elicit::supports(elicitation, mode))
+            .then(|| words!("in {} mode needs elicitation.{}", mode, mode));
+    }
+    if method == sampling::METHOD {
+        let asked: sampling::SamplingParams = serde_json::from_value(params.clone()).ok()?;
+        let member = asked.tool_member()?;
+        return (!capabilities::advertised(declared, sampling::TOOLS))
+            .then(|| words!("with {} needs {}", member, sampling::TOOLS));
+    }
+    None
 }
 
 #[cfg(test)]
@@ -75,5 +103,28 @@ mod tests {
     #[test]
     fn silent_when_it_did() {
         assert_eq!(declared(r#"{"elicitation":{}}"#), []);
+        assert_eq!(declared(r#"{"elicitation":{"form":{}}}"#), []);
+    }
+
+    #[test]
+    fn fires_on_a_mode_or_tool_use_the_request_did_not_declare() {
+        let url = ELICIT.replace(r#""message":"City?""#, r#""mode":"url","message":"City?""#);
+        let call = v5_request_declaring(
+            "1",
+            "tools/call",
+            r#""name":"x","#,
+            r#"{"elicitation":{"form":{}}}"#,
+        );
+        assert_eq!(
+            findings("v5-mrtr-capability", &trace(&[&call, &server(&url)])),
+            [(2, Error)]
+        );
+        let sample = r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"llm":{"method":"sampling/createMessage","params":{"messages":[],"maxTokens":9,"tools":[]}}}}}"#;
+        let sampling = |caps: &str| {
+            let call = v5_request_declaring("1", "tools/call", r#""name":"x","#, caps);
+            findings("v5-mrtr-capability", &trace(&[&call, &server(sample)]))
+        };
+        assert_eq!(sampling(r#"{"sampling":{}}"#), [(2, Error)]);
+        assert_eq!(sampling(r#"{"sampling":{"tools":{}}}"#), []);
     }
 }
