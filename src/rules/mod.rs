@@ -87,6 +87,7 @@ mod sse_disconnect_as_cancel;
 mod sse_endpoint_event;
 mod sse_message_events;
 mod sse_post_to_endpoint;
+mod stdio_newline_framing;
 mod stdio_shutdown;
 mod stdout_pollution;
 mod task_cancelled_sticky;
@@ -240,6 +241,7 @@ pub static ALL: &[&Rule] = &[
     &tasks_list_consistency::RULE,
     &http_202_no_body::RULE,
     &stdio_shutdown::RULE,
+    &stdio_newline_framing::RULE,
     &http_single_endpoint::RULE,
     &http_post_every_message::RULE,
     &http_request_content_type::RULE,
