@@ -1,9 +1,10 @@
-//! The newline framing of a bare stdio capture. A message written over
-//! several lines (pretty-printed, or with a raw newline in a string), or
-//! several messages written on one line, is one fault: it decodes as the
-//! messages it holds, after one [`Transport::Misframed`] event that says how
-//! they were framed (rule `stdio-newline-framing`), rather than as one
-//! unreadable line per fragment.
+//! The newline framing of stdio, in a bare capture of the stream or in the
+//! `not-protocol` lines of a recorded trace. A message written over several
+//! lines (pretty-printed, or with a raw newline in a string), or several
+//! messages written on one line, is one fault: it decodes as the messages it
+//! holds, after one [`Transport::Misframed`] event that says how they were
+//! framed (rule `stdio-newline-framing`), rather than as one unreadable line
+//! (or one stdout-pollution) per fragment.
 
 use super::json::{messages_of, ObjectOr, OneOrBatch};
 use super::{is_blank, jsonl, line_location, opens_object, DecodedChunk};
@@ -53,7 +54,8 @@ fn decode_framed(lines: &[Line], at: impl Fn(Line) -> Location, out: &mut Vec<Ev
         push_framed(first, Misframing::Joined { messages }, values, out);
         return 1;
     }
-    let split = error.is_eof().then(|| split_message(lines)).flatten();
+    let texts = lines.iter().map(|line| line.2);
+    let split = error.is_eof().then(|| split_message(texts)).flatten();
     let Some((used, text)) = split else {
         jsonl::decode_line(lines[0].2, first, true, out);
         return 1;
@@ -86,14 +88,87 @@ fn message_event(location: Location, message: crate::event::Message) -> Event {
     Event::bare(location, Payload::Message(message))
 }
 
+/// A trace recorded from stdio (`mcp-lint record`) holds each line of a
+/// peer's output that was not one message as a `not-protocol` event. Where
+/// such events of one sender, one after the other, join into a message (or
+/// one holds several), they are that framing fault and those messages.
+pub(super) fn reframe_recorded(events: &mut Vec<Event>) {
+    if !events.iter().any(|event| not_protocol(event).is_some()) {
+        return;
+    }
+    let recorded = std::mem::take(events);
+    let mut index = 0;
+    while index < recorded.len() {
+        let used = reframe_at(&recorded[index..], events);
+        if used == 0 {
+            events.push(recorded[index].clone());
+        }
+        index += used.max(1);
+    }
+}
+
+/// The text of a `not-protocol` event.
+fn not_protocol(event: &Event) -> Option<&str> {
+    match &event.payload {
+        Payload::Transport(Transport::NotProtocol(text)) => Some(text),
+        _ => None,
+    }
+}
+
+/// Reframes the `not-protocol` events that start `events`, if they are
+/// messages misframed; returns how many it used (0: none).
+fn reframe_at(events: &[Event], out: &mut Vec<Event>) -> usize {
+    let first = &events[0];
+    let Some(text) = not_protocol(first) else {
+        return 0;
+    };
+    let event = |payload| Event {
+        payload,
+        ..first.clone()
+    };
+    if let Some(values) = messages_in(text).filter(|values| values.len() > 1) {
+        let messages = u32::try_from(values.len()).unwrap_or(u32::MAX);
+        push_framed_as(event, Misframing::Joined { messages }, values, out);
+        return 1;
+    }
+    let opened = serde_json::from_str::<serde::de::IgnoredAny>(text);
+    if !opened.is_err_and(|error| error.is_eof()) {
+        return 0;
+    }
+    let same_sender = |e: &&Event| e.from == first.from && e.session == first.session;
+    let texts = events
+        .iter()
+        .take_while(same_sender)
+        .map_while(not_protocol);
+    let Some((used, joined)) = split_message(texts.map(str::as_bytes)) else {
+        return 0;
+    };
+    let Some(values) = messages_in(&joined) else {
+        return 0;
+    };
+    let (lines, last) = (
+        u32::try_from(used).unwrap_or(u32::MAX),
+        events[used - 1].location,
+    );
+    push_framed_as(event, Misframing::Split { lines, last }, values, out);
+    used
+}
+
 /// The framing event, then the messages, all at the first line.
 fn push_framed(at: Location, how: Misframing, values: Vec<OneOrBatch>, out: &mut Vec<Event>) {
-    out.push(Event::bare(
-        at,
-        Payload::Transport(Transport::Misframed(how)),
-    ));
+    push_framed_as(|payload| Event::bare(at, payload), how, values, out);
+}
+
+/// The framing event, then the messages, each made by `event`.
+fn push_framed_as(
+    event: impl Fn(Payload) -> Event,
+    how: Misframing,
+    values: Vec<OneOrBatch>,
+    out: &mut Vec<Event>,
+) {
+    out.push(event(Payload::Transport(Transport::Misframed(how))));
     for raw in values {
-        messages_of(raw, |message| out.push(message_event(at, message)));
+        messages_of(raw, |message| out.push(event(Payload::Message(message))));
     }
 }
 
@@ -106,23 +181,25 @@ fn messages_in(text: &str) -> Option<Vec<OneOrBatch<'_>>> {
     (!values.is_empty() && values.iter().all(message)).then_some(values)
 }
 
-/// The lines from the first on that close the JSON value it opens, and
-/// their text joined, when they do before another line opens a message of
-/// its own (a compact writer's next message). A line break inside a string
-/// was a raw newline in it, and joins as the `\n` escape it should have been.
-fn split_message(lines: &[Line]) -> Option<(usize, String)> {
+/// The texts (lines) from the first on that close the JSON value it opens,
+/// and their text joined, when they do before another line opens a message
+/// of its own (a compact writer's next message). A line break inside a
+/// string was a raw newline in it, and joins as the `\n` escape it should
+/// have been.
+fn split_message<'t>(mut texts: impl Iterator<Item = &'t [u8]>) -> Option<(usize, String)> {
+    let first = texts.next()?;
     let mut nesting = Nesting::default();
-    let mut text = String::from_utf8(lines[0].2.to_vec()).ok()?;
-    nesting.scan(lines[0].2);
-    for (index, line) in lines.iter().enumerate().skip(1).take(MAX_LINES) {
-        if opens_object(line.2) || text.len() > MAX_BYTES {
+    let mut text = String::from_utf8(first.to_vec()).ok()?;
+    nesting.scan(first);
+    for (index, line) in texts.enumerate().take(MAX_LINES) {
+        if opens_object(line) || text.len() > MAX_BYTES {
             return None;
         }
         text.push_str(if nesting.in_string { "\\n" } else { "\n" });
-        text.push_str(std::str::from_utf8(line.2).ok()?);
-        nesting.scan(line.2);
+        text.push_str(std::str::from_utf8(line).ok()?);
+        nesting.scan(line);
         if nesting.closed() {
-            return Some((index + 1, text));
+            return Some((index + 2, text));
         }
     }
     None
@@ -232,5 +309,53 @@ mod tests {
     fn lines_that_close_without_a_message_are_each_unreadable() {
         let text = "{\"a\":\n1,,}\n";
         assert_eq!(kinds(&decode(text)), [(1, "not json"), (2, "not json")]);
+    }
+
+    fn recorded(lines: &[&str]) -> Vec<(u64, &'static str)> {
+        let decoded = super::super::decode_chunk(
+            lines.join("\n").as_bytes(),
+            0,
+            0,
+            super::super::Format::Canonical,
+        );
+        kinds(&decoded.events)
+            .into_iter()
+            .zip(&decoded.events)
+            .map(|((line, kind), event)| match &event.payload {
+                Payload::Transport(Transport::NotProtocol(_)) => (line, "not protocol"),
+                _ => (line, kind),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn recorded_fragments_of_one_sender_join_into_its_message() {
+        let lines = [
+            r#"{"from":"server","event":"not-protocol","text":"{"}"#,
+            r#"{"from":"server","event":"not-protocol","text":"  \"jsonrpc\": \"2.0\", \"id\": 1, \"result\": {}"}"#,
+            r#"{"from":"server","event":"not-protocol","text":"}"}"#,
+            r#"{"from":"server","event":"not-protocol","text":"Listening on stdio"}"#,
+            r#"{"from":"client","event":"not-protocol","text":"{\"jsonrpc\":\"2.0\",\"method\":\"a\"}{\"jsonrpc\":\"2.0\",\"method\":\"b\"}"}"#,
+        ];
+        assert_eq!(
+            recorded(&lines),
+            [
+                (1, "split"),
+                (1, "message"),
+                (4, "not protocol"),
+                (5, "joined"),
+                (5, "message"),
+                (5, "message")
+            ]
+        );
+    }
+
+    #[test]
+    fn recorded_fragments_of_two_senders_stay_output() {
+        let lines = [
+            r#"{"from":"server","event":"not-protocol","text":"{"}"#,
+            r#"{"from":"client","event":"not-protocol","text":"}"}"#,
+        ];
+        assert_eq!(recorded(&lines), [(1, "not protocol"), (2, "not protocol")]);
     }
 }

@@ -343,6 +343,9 @@ pub fn decode_chunk(chunk: &[u8], offset: u64, source: u32, format: Format) -> D
                 decode_line(line, location, format, &mut decoded.events);
             }
         }
+        if format == Format::Canonical {
+            framing::reframe_recorded(&mut decoded.events);
+        }
         decoded
     })
 }

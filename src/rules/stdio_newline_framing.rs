@@ -71,4 +71,16 @@ mod tests {
         assert_eq!(findings("stdio-newline-framing", &trace), []);
         assert_eq!(findings("invalid-json", &trace), [(2, Error)]);
     }
+
+    #[test]
+    fn fires_once_on_a_recorded_message_over_lines_instead_of_stdout_pollution() {
+        let lines = [
+            r#"{"from":"server","event":"not-protocol","text":"{"}"#,
+            r#"{"from":"server","event":"not-protocol","text":"  \"jsonrpc\": \"2.0\", \"method\": \"notifications/tools/list_changed\""}"#,
+            r#"{"from":"server","event":"not-protocol","text":"}"}"#,
+        ];
+        let trace = format!("{}{}", crate::rules::testing::HANDSHAKE, lines.join("\n"));
+        assert_eq!(findings("stdio-newline-framing", &trace), [(4, Error)]);
+        assert_eq!(findings("stdout-pollution", &trace), []);
+    }
 }
