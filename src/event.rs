@@ -424,6 +424,9 @@ pub enum Transport {
     NotProtocol(String),
     /// The sender wrote this line to its stderr: its log, never protocol.
     Stderr(String),
+    /// Messages on a newline-delimited stream (stdio) not framed one per
+    /// line; the event is at the first line, and the messages follow it.
+    Misframed(Misframing),
     /// An HTTP stream ended before its exchange did (aborted, failed, or still
     /// open when the capture was saved); the text says how.
     StreamAborted(String),
@@ -437,6 +440,15 @@ pub enum Transport {
     /// message or reported failure (only "calling tool X" lines): nothing
     /// could be checked. The text names the client.
     NoMessages(String),
+}
+
+/// How messages broke the one-message-per-line framing of stdio.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Misframing {
+    /// One message written over several lines: how many, and the last.
+    Split { lines: u32, last: Location },
+    /// Several messages written on one line: how many.
+    Joined { messages: u32 },
 }
 
 /// What a client's log says went wrong.

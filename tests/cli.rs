@@ -567,3 +567,46 @@ fn human_output_fits_80_columns() {
         }
     }
 }
+
+/// A bare stdio capture whose server pretty-prints one result and whose
+/// client writes two messages on one line: one framing finding each, no
+/// `invalid-json` for the fragments, and the messages still checked (the
+/// second tools/call, of a tool the list lacks, is reported).
+#[test]
+fn a_misframed_stdio_capture_gives_one_finding_per_fault() {
+    let capture = concat!(
+        r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}"#,
+        "\n",
+        r#"{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}"#,
+        "\n",
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+        "\n",
+        r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#,
+        "\n{\n  \"jsonrpc\": \"2.0\",\n  \"id\": 1,\n  \"result\": {\n    \"tools\": []\n  }\n}\n",
+        r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"x"}}"#,
+        "\n",
+        r#"{"jsonrpc":"2.0","id":2,"result":{"tools":[]}}"#,
+        "\n",
+        r#"{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"Unknown tool: x"}}"#,
+        "\n",
+    );
+    let out = mcp_lint_stdin(&["--format", "concise", "-"], capture.as_bytes());
+    let stdout = text(&out.stdout);
+    let rules: Vec<(&str, &str)> = stdout
+        .lines()
+        .filter(|line| line.starts_with("<stdin>"))
+        .map(|line| {
+            let mut parts = line.splitn(3, ": ");
+            (parts.next().unwrap(), parts.next().unwrap())
+        })
+        .collect();
+    assert_eq!(
+        rules,
+        [
+            ("<stdin>:5:1", "error[stdio-newline-framing]"),
+            ("<stdin>:12:1", "error[stdio-newline-framing]"),
+            ("<stdin>:12:1", "warning[tool-unknown]"),
+        ],
+        "{stdout}"
+    );
+}

@@ -8,6 +8,7 @@ mod claude_log;
 mod client_report;
 mod cursor_log;
 mod document;
+mod framing;
 mod go_sdk;
 mod har;
 mod http;
@@ -242,7 +243,12 @@ fn detect_lines(bytes: &[u8]) -> Format {
         {
             return Format::Bare;
         }
-        if let Ok(sniff) = serde_json::from_slice::<Sniff>(line) {
+        // The first value of the line: a capture whose line holds two
+        // messages (a framing fault) is still a capture.
+        let first = serde_json::Deserializer::from_slice(line)
+            .into_iter::<Sniff>()
+            .next();
+        if let Some(Ok(sniff)) = first {
             if sniff.msg.is_some() || sniff.event.is_some() || sniff.from.is_some() {
                 return Format::Canonical;
             }
@@ -325,12 +331,20 @@ pub fn decode_chunk(chunk: &[u8], offset: u64, source: u32, format: Format) -> D
             events: Vec::with_capacity(chunk.len() / 200 + 16),
             lines: 0,
         };
+        // A bare capture is the stdio stream itself: its framing is checked.
+        if format == Format::Bare {
+            framing::decode_bare(chunk, offset, source, &mut decoded);
+            return decoded;
+        }
         for (number, start, line) in lines(chunk) {
             decoded.lines = number;
             if !is_blank(line) {
                 let location = line_location(source, number, offset + start as u64, line);
                 decode_line(line, location, format, &mut decoded.events);
             }
+        }
+        if format == Format::Canonical {
+            framing::reframe_recorded(&mut decoded.events);
         }
         decoded
     })

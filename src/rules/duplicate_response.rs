@@ -31,8 +31,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
         return;
     };
     // A copy on another HTTP stream is a broadcast: `http-no-broadcast`.
-    let broadcast_checked = super::http_no_broadcast::META.versions.covers(ctx.versions);
-    if broadcast_checked && super::broadcast_from(ctx, request).is_some() {
+    if super::reported_as_broadcast(ctx, super::broadcast_from(ctx, request)) {
         return;
     }
     let mut diagnostic = ctx

@@ -1,6 +1,7 @@
-//! `http-get-unrelated`: progress for a running request sent on the GET stream.
+//! `http-get-unrelated`: progress for a running request, or the cancellation
+//! of a server request sent on a running request's stream, sent on the GET stream.
 
-use super::{describe_request, StreamKind};
+use super::{describe_request, Named, StreamKind};
 use crate::diagnostic::Severity;
 use crate::event::Side;
 use crate::protocol::spec::TRANSPORTS;
@@ -14,30 +15,40 @@ pub static META: RuleMeta = RuleMeta {
     versions: Versions::range(Version::V2025_03_26, Version::V2025_11_25),
     wants: Wants::NOTIFICATION,
     order_dependent: false,
-    summary: "the server sends progress for a running request on the GET stream, whose messages should be unrelated to running requests",
+    summary: "the server sends progress for a running request, or cancels a request it sent on a running request's stream, on the GET stream, whose messages should be unrelated to running requests",
     quote: "These messages SHOULD be unrelated to any concurrently-running JSON-RPC request from the client.",
     spec: Some(TRANSPORTS),
-    help: "send a request's progress on that request's own SSE stream; keep the GET stream for messages of no request",
+    help: "send a request's progress, and the cancellation of a request sent on its stream, on that request's own SSE stream; keep the GET stream for messages of no request",
 };
 
 pub static RULE: Rule = Rule::on_events(&META, check);
 
 fn check(ctx: &Ctx, out: &mut Out) {
-    let Some((request, home, StreamKind::FreshGet)) = super::progress_elsewhere(ctx) else {
+    let Some((named, home, StreamKind::FreshGet)) = super::related_elsewhere(ctx) else {
         return;
     };
-    out.push(
-        ctx.diagnostic(
-            &META,
-            words!(
+    let what = match named {
+        Named::Progress(request) => words!(
                 "server sends progress for {} on the GET stream",
                 describe_request(Side::Client, &request)
             ),
-        )
-        .with_label("the progress")
-        .with_request_id(request.id)
-        .with_related(request.location, words!("the request, on {}", home)),
-    );
+        // A request the server sent on the GET stream relates to no client request.
+        Named::Cancel(_) if !running_request_stream(ctx, home) => return,
+        Named::Cancel(request) => words!(
+                "server cancels {} on the GET stream; the request went out on the stream of a running request",
+                describe_request(Side::Server, &request)
+            ),
+    };
+    out.push(super::named_elsewhere_diagnostic(
+        ctx, &META, what, named, home,
+    ));
+}
+
+/// Whether `stream` is a POST's stream whose requests are not all answered.
+fn running_request_stream(ctx: &Ctx, stream: &str) -> bool {
+    let http = &ctx.session.http;
+    let info = http.streams.get(http.origin(stream));
+    info.is_some_and(|info| info.method != "GET" && !info.unanswered.is_empty())
 }
 
 #[cfg(test)]
@@ -66,5 +77,35 @@ mod tests {
             get_stream(None, &[]),
         ]);
         assert_eq!(findings("http-get-unrelated", &trace), []);
+    }
+
+    const PING: &str = r#"data: {"jsonrpc":"2.0","id":"s1","method":"ping"}"#;
+    const CANCEL: &str =
+        r#"data: {"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"s1"}}"#;
+
+    #[test]
+    fn info_on_the_get_stream_cancelling_a_request_of_a_running_requests_stream() {
+        let trace = har(&[
+            initialize_exchange(),
+            sse_call(1, &[PING]),
+            get_stream(None, &[CANCEL]),
+        ]);
+        assert_eq!(findings("http-get-unrelated", &trace), [(4, Info)]);
+    }
+
+    #[test]
+    fn silent_on_cancelling_a_request_sent_on_a_get_stream_or_an_answered_requests_stream() {
+        let on_get = har(&[
+            initialize_exchange(),
+            get_stream(None, &[PING]),
+            get_stream(None, &[CANCEL]),
+        ]);
+        let after_answer = har(&[
+            initialize_exchange(),
+            sse_call(1, &[PING, &sse_result(1)]),
+            get_stream(None, &[CANCEL]),
+        ]);
+        assert_eq!(findings("http-get-unrelated", &on_get), []);
+        assert_eq!(findings("http-get-unrelated", &after_answer), []);
     }
 }

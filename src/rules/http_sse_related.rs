@@ -1,6 +1,7 @@
-//! `http-sse-related`: progress for one request sent on the SSE stream of another.
+//! `http-sse-related`: progress for one request, or the cancellation of a
+//! server request, sent on the SSE stream of another.
 
-use super::{describe_request, StreamKind};
+use super::{describe_request, Named, StreamKind};
 use crate::diagnostic::Severity;
 use crate::event::Side;
 use crate::protocol::spec::TRANSPORTS;
@@ -14,10 +15,10 @@ pub static META: RuleMeta = RuleMeta {
     versions: Versions::range(Version::V2025_03_26, Version::V2025_11_25),
     wants: Wants::NOTIFICATION,
     order_dependent: false,
-    summary: "the server sends progress for a request on the SSE stream of another POST: messages on a request's stream should relate to that request",
+    summary: "the server sends progress for a request, or cancels a request of its own, on the SSE stream of another POST: messages on a request's stream should relate to that request",
     quote: "These messages SHOULD relate to the originating client request.",
     spec: Some(TRANSPORTS),
-    help: "send a request's progress on that request's own SSE stream (or on the GET stream)",
+    help: "send a request's progress on that request's own SSE stream (or on the GET stream), and the cancellation of a request of yours on the stream the request went out on",
 };
 
 pub static RULE: Rule = Rule::on_events(&META, check);
@@ -26,30 +27,33 @@ fn check(ctx: &Ctx, out: &mut Out) {
     report(&META, ctx, out);
 }
 
-/// Progress for a request on another POST's stream, as `meta` grades it:
-/// this rule up to 2025-11-25, `v5-http-notification-related` in
-/// 2026-07-28 (where a listen stream is `v5-progress-on-request-stream`'s).
+/// Progress for a request, or the cancellation of a server request, on
+/// another POST's stream, as `meta` grades it: this rule up to 2025-11-25,
+/// `v5-http-notification-related` in 2026-07-28 (where a listen stream is
+/// `v5-progress-on-request-stream`'s).
 pub(super) fn report(meta: &'static RuleMeta, ctx: &Ctx, out: &mut Out) {
-    let Some((request, home, StreamKind::OtherPost)) = super::progress_elsewhere(ctx) else {
+    let Some((named, home, StreamKind::OtherPost)) = super::related_elsewhere(ctx) else {
         return;
     };
     let here = ctx.event.stream.as_deref().unwrap_or_default();
     if super::listen_of(ctx, here).is_some() {
         return;
     }
-    out.push(
-        ctx.diagnostic(
-            meta,
-            words!(
-                "server sends progress for {} on the stream of another request ({})",
-                describe_request(Side::Client, &request),
-                here
-            ),
-        )
-        .with_label("the progress")
-        .with_request_id(request.id)
-        .with_related(request.location, words!("the request, on {}", home)),
-    );
+    let what = match named {
+        Named::Progress(request) => words!(
+            "server sends progress for {} on the stream of another request ({})",
+            describe_request(Side::Client, &request),
+            here
+        ),
+        Named::Cancel(request) => words!(
+            "server cancels {} on the stream of another request ({})",
+            describe_request(Side::Server, &request),
+            here
+        ),
+    };
+    out.push(super::named_elsewhere_diagnostic(
+        ctx, meta, what, named, home,
+    ));
 }
 
 #[cfg(test)]
@@ -79,5 +83,31 @@ mod tests {
             get_stream(None, &[&sse_progress(2)]),
         ]);
         assert_eq!(findings("http-sse-related", &trace), []);
+    }
+
+    const PING: &str = r#"data: {"jsonrpc":"2.0","id":"s1","method":"ping"}"#;
+    const CANCEL: &str =
+        r#"data: {"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"s1"}}"#;
+
+    #[test]
+    fn warns_on_a_cancellation_on_another_posts_stream() {
+        let trace = har(&[
+            initialize_exchange(),
+            sse_call(1, &[PING]),
+            sse_call(2, &[CANCEL, &sse_result(2)]),
+        ]);
+        assert_eq!(findings("http-sse-related", &trace), [(4, Warning)]);
+    }
+
+    #[test]
+    fn silent_on_a_cancellation_on_its_requests_stream_and_on_a_broadcast() {
+        let trace = har(&[
+            initialize_exchange(),
+            sse_call(1, &[PING, CANCEL, &sse_progress(1)]),
+            sse_call(2, &[&sse_progress(1), &sse_result(2)]),
+        ]);
+        // The copy of the progress on the second stream is http-no-broadcast.
+        assert_eq!(findings("http-sse-related", &trace), []);
+        assert_eq!(findings("http-no-broadcast", &trace).len(), 1);
     }
 }

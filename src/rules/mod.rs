@@ -88,6 +88,7 @@ mod sse_disconnect_as_cancel;
 mod sse_endpoint_event;
 mod sse_message_events;
 mod sse_post_to_endpoint;
+mod stdio_newline_framing;
 mod stdio_shutdown;
 mod stdout_pollution;
 mod task_cancelled_sticky;
@@ -245,6 +246,7 @@ pub static ALL: &[&Rule] = &[
     &tasks_list_consistency::RULE,
     &http_202_no_body::RULE,
     &stdio_shutdown::RULE,
+    &stdio_newline_framing::RULE,
     &http_single_endpoint::RULE,
     &http_post_every_message::RULE,
     &http_request_content_type::RULE,
@@ -454,19 +456,69 @@ pub(crate) fn misrouted_response<'a>(
     elsewhere(ctx, request)
 }
 
-/// The server's progress of this event for a running client request, and
-/// the stream it travels on, when that is not the request's own stream (or a
-/// resumption of it) (Streamable HTTP only).
-pub(crate) fn progress_elsewhere<'a>(
-    ctx: &'a Ctx,
-) -> Option<(crate::engine::RequestView<'a>, &'a str, StreamKind)> {
-    use crate::engine::{Facts, ProgressTarget};
-    let (Facts::Progress(ProgressTarget::Active(request)), Some(Side::Server)) =
-        (&ctx.facts, ctx.from)
-    else {
-        return None;
+/// A request that a server message names, making the message relate to a
+/// client request.
+#[derive(Clone, Copy)]
+pub(crate) enum Named<'a> {
+    /// Progress for this running client request.
+    Progress(crate::engine::RequestView<'a>),
+    /// The cancellation of this running server request, which relates to
+    /// the client request of the stream it went out on.
+    Cancel(crate::engine::RequestView<'a>),
+}
+
+impl<'a> Named<'a> {
+    pub(crate) fn request(&self) -> &crate::engine::RequestView<'a> {
+        match self {
+            Named::Progress(request) | Named::Cancel(request) => request,
+        }
+    }
+}
+
+/// The finding (of `meta`, saying `what`) on a server message that names
+/// a request, which travelled on `home`, from a stream it does not belong on.
+pub(crate) fn named_elsewhere_diagnostic(
+    ctx: &Ctx,
+    meta: &'static RuleMeta,
+    what: Words,
+    named: Named,
+    home: &str,
+) -> Diagnostic {
+    let (label, related) = match named {
+        Named::Progress(_) => ("the progress", words!("the request, on {}", home)),
+        Named::Cancel(_) => (
+            "the cancellation",
+            words!("the cancelled request, on {}", home),
+        ),
     };
-    elsewhere(ctx, request)
+    let request = named.request();
+    ctx.diagnostic(meta, what)
+        .with_label(label)
+        .with_request_id(request.id)
+        .with_related(request.location, related)
+}
+
+/// The server's message of this event that names a request (progress for
+/// a client request, the cancellation of a request of its own), the named
+/// request's stream, and how the stream it travels on differs, when that is
+/// not the named request's stream or a resumption of it (Streamable HTTP
+/// only). A broadcast copy is `http-no-broadcast`'s.
+pub(crate) fn related_elsewhere<'a>(ctx: &'a Ctx) -> Option<(Named<'a>, &'a str, StreamKind)> {
+    use crate::engine::{CancelTarget, Facts, ProgressTarget};
+    let named = match (&ctx.facts, ctx.from) {
+        (Facts::Progress(ProgressTarget::Active(request)), Some(Side::Server)) => {
+            Named::Progress(*request)
+        }
+        (Facts::Cancel(CancelTarget::Running(request)), Some(Side::Server)) => {
+            Named::Cancel(*request)
+        }
+        _ => return None,
+    };
+    if reported_as_broadcast(ctx, broadcast_progress(ctx)) {
+        return None;
+    }
+    let (_, home, how) = elsewhere(ctx, named.request())?;
+    Some((named, home, how))
 }
 
 /// The client's open requests that travelled on `stream` (or on the stream
@@ -524,8 +576,57 @@ pub(crate) fn broadcast_from<'a>(
     ctx: &Ctx<'a>,
     request: &crate::engine::RequestView<'a>,
 ) -> Option<&'a str> {
+    on_another_stream(ctx, request.response_stream)
+}
+
+/// The server's earlier request that this one repeats on another stream
+/// (not a resumption of it) of Streamable HTTP, and that stream: the same
+/// id and method, which no two requests of a session share, is one request
+/// broadcast. The first copy's stream is known while it is unanswered.
+pub(crate) fn broadcast_request<'a>(
+    ctx: &Ctx<'a>,
+) -> Option<(crate::engine::RequestView<'a>, &'a str)> {
+    let crate::engine::Facts::Request(facts) = &ctx.facts else {
+        return None;
+    };
+    let earlier = facts.earlier?;
+    let same = ctx.message?.method() == Some(earlier.method);
+    let first = on_another_stream(ctx, earlier.stream.filter(|_| same))?;
+    Some((earlier, first))
+}
+
+/// The server's progress for a running request that repeats the last
+/// progress value on another stream (not a resumption of it) of Streamable
+/// HTTP, and that stream: progress must increase with each notification,
+/// so the same value for the same token is the one notification broadcast.
+pub(crate) fn broadcast_progress<'a>(
+    ctx: &Ctx<'a>,
+) -> Option<(crate::engine::RequestView<'a>, &'a str)> {
+    use crate::engine::{Facts, ProgressTarget};
+    use crate::event::NumberField;
+    let Facts::Progress(ProgressTarget::Active(request)) = &ctx.facts else {
+        return None;
+    };
+    let NumberField::Number(value) = ctx.message?.params()?.progress else {
+        return None;
+    };
+    let repeated = request.last_progress.is_some_and(|(last, _)| last == value);
+    let first = on_another_stream(ctx, request.last_progress_stream.filter(|_| repeated))?;
+    Some((*request, first))
+}
+
+/// Whether `copy` (what a broadcast helper found) is reported by
+/// `http-no-broadcast` in the versions of this event, so that another rule
+/// leaves the copy to it: one cause, one finding.
+pub(crate) fn reported_as_broadcast<T>(ctx: &Ctx, copy: Option<T>) -> bool {
+    copy.is_some() && http_no_broadcast::META.versions.covers(ctx.versions)
+}
+
+/// `first`, when the server's message of this event travels on another
+/// stream than `first` (not a resumption of it) of Streamable HTTP.
+fn on_another_stream<'a>(ctx: &Ctx<'a>, first: Option<&'a str>) -> Option<&'a str> {
     let http = &ctx.session.http;
-    let (here, first) = (ctx.event.stream.as_deref()?, request.response_stream?);
+    let (here, first) = (ctx.event.stream.as_deref()?, first?);
     let both_http = http.streams.contains_key(here) && http.streams.contains_key(first);
     let broadcast = both_http && !http.legacy_transport && http.distinct(here, first);
     (broadcast && ctx.from == Some(Side::Server)).then_some(first)

@@ -41,6 +41,10 @@ fn check(ctx: &Ctx, out: &mut Out) {
     if value > previous {
         return;
     }
+    // The same progress on another HTTP stream is a broadcast: `http-no-broadcast`.
+    if super::reported_as_broadcast(ctx, super::broadcast_progress(ctx)) {
+        return;
+    }
     let Some(token) = request.token else { return };
     let (shown, shown_previous) = (number(value), number(previous));
     let how = if value == previous {

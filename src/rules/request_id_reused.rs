@@ -30,6 +30,10 @@ fn check(ctx: &Ctx, out: &mut Out) {
         return;
     };
     let Some(earlier) = facts.earlier else { return };
+    // The same request on another HTTP stream is a broadcast: `http-no-broadcast`.
+    if super::reported_as_broadcast(ctx, super::broadcast_request(ctx)) {
+        return;
+    }
     let (message, label) = if ctx.version.map(Version::era) == Some(Era::Stateless) {
         (
             words!(

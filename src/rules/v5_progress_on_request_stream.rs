@@ -23,7 +23,7 @@ pub static META: RuleMeta = RuleMeta {
 pub static RULE: Rule = Rule::on_events(&META, check);
 
 fn check(ctx: &Ctx, out: &mut Out) {
-    let Some((request, home, how)) = super::progress_elsewhere(ctx) else {
+    let Some((super::Named::Progress(request), home, how)) = super::related_elsewhere(ctx) else {
         return;
     };
     let here = ctx.event.stream.as_deref().unwrap_or_default();
