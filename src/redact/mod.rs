@@ -14,11 +14,15 @@
 //! JavaScript and Python notations logs print) keeping every byte of its
 //! layout; `walk` goes over an input line by line, each line a record, a log
 //! line or the continuation of a value; `formats` says, as data, where each
-//! format keeps its messages, and `text` handles the text around them.
+//! format keeps its messages, and `text` handles the text around them:
+//! a log's lines keep the prefix their decoder reads (server and user names
+//! get pseudonyms) and, by `sentence`, only the known wording of the
+//! client's sentences.
 
 mod context;
 mod formats;
 mod scan;
+mod sentence;
 mod text;
 mod walk;
 
