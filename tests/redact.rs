@@ -221,6 +221,12 @@ const PLANTED: &[(&str, &str, &str)] = &[
         "\"url\": \"http://127.0.0.1:8000/mcp\"",
         "\"url\": \"http://me:planted-7@127.0.0.1:8000/mcp?api_key=planted-7\"",
     ),
+    // The server's address and a browser's initiator in a HAR entry.
+    (
+        "har/python-sdk-streamable-http.har",
+        "\"serverIPAddress\": \"127.0.0.1\"",
+        "\"serverIPAddress\": \"planted-9.example\", \"_initiator\": {\"url\": \"https://planted-9.example/app.js\"}",
+    ),
     // An Authorization header in Inspector's network export.
     (
         "inspector-network/inspector-network-everything-2026-03-17T11-20-30.json",

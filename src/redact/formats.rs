@@ -173,19 +173,31 @@ static HAR: Shape = Shape {
     others: Context::Keep,
 };
 
+/// A HAR log: its pages (titles are URLs) and anything a browser adds go.
 static HAR_LOG: Shape = Shape {
-    members: &[("entries", shape(&HAR_ENTRY))],
-    others: Context::Keep,
+    members: &[
+        ("entries", shape(&HAR_ENTRY)),
+        ("version", Context::Keep),
+        ("creator", Context::Keep),
+        ("browser", Context::Keep),
+    ],
+    others: Context::Free,
 };
 
+/// An entry: what the decoder reads stays; the server's address, the
+/// connection, the initiator's stack and anything else go.
 static HAR_ENTRY: Shape = Shape {
     members: &[
         ("request", shape(&HAR_REQUEST)),
         ("response", shape(&HAR_RESPONSE)),
         ("_eventSourceMessages", shape(&HAR_EVENT)),
-        ("_webSocketMessages", Context::Free),
+        ("startedDateTime", Context::Keep),
+        ("time", Context::Keep),
+        ("timings", Context::Keep),
+        ("_error", Context::Keep),
+        ("_failureText", Context::Keep),
     ],
-    others: Context::Keep,
+    others: Context::Free,
 };
 
 static HAR_REQUEST: Shape = Shape {
