@@ -608,6 +608,23 @@ fn sessions(bytes: &[u8]) -> Vec<(u64, Option<String>)> {
         .collect()
 }
 
+/// Each session of `original` is one session of `redacted`, on the same
+/// lines, and different sessions stay different.
+fn assert_sessions_split_the_same(name: &str, original: &[u8], redacted: &[u8]) {
+    let (before, after) = (sessions(original), sessions(redacted));
+    assert_eq!(before.len(), after.len(), "{name}");
+    let mut pseudonyms = std::collections::HashMap::new();
+    for ((line, session), (same_line, pseudonym)) in before.iter().zip(&after) {
+        assert_eq!(line, same_line, "{name}");
+        let first = pseudonyms
+            .entry(session.clone())
+            .or_insert(pseudonym.clone());
+        assert_eq!(first, pseudonym, "{name}: {session:?}");
+    }
+    let distinct: std::collections::HashSet<_> = pseudonyms.values().collect();
+    assert_eq!(distinct.len(), pseudonyms.len(), "{name}: {pseudonyms:?}");
+}
+
 #[test]
 fn server_and_user_names_get_one_pseudonym_each_and_sessions_split_the_same() {
     for fixture in [
@@ -619,21 +636,29 @@ fn server_and_user_names_get_one_pseudonym_each_and_sessions_split_the_same() {
     ] {
         let original = std::fs::read(root().join("testdata").join(fixture)).unwrap();
         let redacted = mcp_lint::redact::redact(&original, detect(&original)).unwrap();
-        let (before, after) = (sessions(&original), sessions(&redacted));
-        assert_eq!(before.len(), after.len(), "{fixture}");
-        let mut pseudonyms = std::collections::HashMap::new();
-        for ((line, name), (same_line, pseudonym)) in before.iter().zip(&after) {
-            assert_eq!(line, same_line, "{fixture}");
-            let first = pseudonyms.entry(name.clone()).or_insert(pseudonym.clone());
-            assert_eq!(first, pseudonym, "{fixture}: {name:?}");
-        }
-        let distinct: std::collections::HashSet<_> = pseudonyms.values().collect();
-        assert_eq!(
-            distinct.len(),
-            pseudonyms.len(),
-            "{fixture}: {pseudonyms:?}"
-        );
+        assert_sessions_split_the_same(fixture, &original, &redacted);
         let text = String::from_utf8_lossy(&redacted);
         assert!(text.contains("server-1"), "{fixture}:\n{text}");
     }
+}
+
+/// A canonical trace's sessions and streams (which name servers and
+/// addresses when converted from a log or a capture) become pseudonyms,
+/// one per label, and split the same.
+#[test]
+fn canonical_sessions_and_streams_get_pseudonyms() {
+    let fixture = "claude-log/mcp.canonical.jsonl";
+    let original = std::fs::read_to_string(root().join("testdata").join(fixture)).unwrap();
+    let planted = original
+        .replace("\"session\":\"weather\"", "\"session\":\"alice-planted\"")
+        .replacen("\"from\":", "\"stream\":\"10.1.2.3:5555\",\"from\":", 1);
+    assert!(planted.contains("alice-planted"), "{fixture}");
+    let redacted = mcp_lint::redact::redact(planted.as_bytes(), Format::Canonical).unwrap();
+    let redacted = String::from_utf8(redacted).unwrap();
+    for secret in ["alice", "planted", "10.1.2.3", "chatlog"] {
+        assert!(!redacted.contains(secret), "{secret}:\n{redacted}");
+    }
+    assert!(redacted.contains("\"stream\":\"stream-1\""), "{redacted}");
+    assert_sessions_split_the_same(fixture, planted.as_bytes(), redacted.as_bytes());
+    assert_eq!(findings(redacted.as_bytes()), findings(planted.as_bytes()));
 }

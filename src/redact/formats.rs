@@ -17,8 +17,8 @@ static CANONICAL: Shape = Shape {
         ("msg", Context::Message),
         ("ts", Context::Keep),
         ("from", Context::Keep),
-        ("session", Context::Keep),
-        ("stream", Context::Keep),
+        ("session", Context::Label("session")),
+        ("stream", Context::Label("stream")),
         ("event", Context::Keep),
     ],
     others: Context::Free,
@@ -27,11 +27,11 @@ static CANONICAL: Shape = Shape {
 static MCPSNOOP: Shape = Shape {
     members: &[
         ("raw", Context::Message),
-        ("session_id", Context::Keep),
+        ("session_id", Context::Label("session")),
         ("ts", Context::Keep),
         ("direction", Context::Keep),
         ("transport", Context::Keep),
-        ("conn_id", Context::Keep),
+        ("conn_id", Context::Label("stream")),
         ("truncated", Context::Keep),
     ],
     others: Context::Free,
@@ -410,7 +410,7 @@ mod tests {
                 r#"{"session_id":"s","server_label":"notes","seq":3,"direction":"stderr","text":"secret"}"#,
                 Format::Mcpsnoop
             ),
-            r#"{"session_id":"s","server_label":"redacted","seq":0,"direction":"stderr","text":"redacted"}"#
+            r#"{"session_id":"session-1","server_label":"redacted","seq":0,"direction":"stderr","text":"redacted"}"#
         );
         assert_eq!(
             redacted(

@@ -90,7 +90,7 @@ mod tests {
         let line = r#"{"ts":1,"from":"client","session":"s","msg":{"jsonrpc":"2.0","id":12345678901234567890123,"method":"tools/call","params":{"name":"secret_tool","arguments":{"id":"card 4111","n":7},"_meta":{"progressToken":"p","x/y":"private"}}}}"#;
         assert_eq!(
             redacted(line),
-            r#"{"ts":1,"from":"client","session":"s","msg":{"jsonrpc":"2.0","id":12345678901234567890123,"method":"tools/call","params":{"name":"redacted","arguments":{"id":"redacted","n":0},"_meta":{"progressToken":"p","x/y":"redacted"}}}}"#
+            r#"{"ts":1,"from":"client","session":"session-1","msg":{"jsonrpc":"2.0","id":12345678901234567890123,"method":"tools/call","params":{"name":"redacted","arguments":{"id":"redacted","n":0},"_meta":{"progressToken":"p","x/y":"redacted"}}}}"#
         );
     }
 

@@ -19,25 +19,25 @@ use crate::decode::{LineParts, Tag};
 /// always the same pseudonym within a file, so sessions split the same way.
 #[derive(Debug, Default)]
 pub(super) struct Names {
-    servers: HashMap<String, usize>,
-    users: HashMap<String, usize>,
+    /// By kind (`server`, `user`, `session`...), the number of each name.
+    kinds: HashMap<&'static str, HashMap<String, usize>>,
 }
 
 impl Names {
-    fn push(names: &mut HashMap<String, usize>, kind: &str, name: &str, out: &mut String) {
+    /// The pseudonym of `name` among the names of its kind: `server-2`.
+    pub fn pseudonym(&mut self, kind: &'static str, name: &str) -> String {
+        let names = self.kinds.entry(kind).or_default();
         let next = names.len() + 1;
         let number = *names.entry(name.to_string()).or_insert(next);
-        out.push_str(kind);
-        out.push('-');
-        out.push_str(&number.to_string());
+        format!("{kind}-{number}")
     }
 
     fn server(&mut self, name: &str, out: &mut String) {
-        Self::push(&mut self.servers, "server", name, out);
+        out.push_str(&self.pseudonym("server", name));
     }
 
     fn user(&mut self, name: &str, out: &mut String) {
-        Self::push(&mut self.users, "user", name, out);
+        out.push_str(&self.pseudonym("user", name));
     }
 }
 
@@ -428,34 +428,34 @@ pub(super) fn sentence(
 /// What stays of the text a hole covers.
 fn fill(hole: Hole, text: &str, names: &mut Names, out: &mut String) -> Option<Scanner> {
     match hole {
-        Hole::Json => return messages(text, out),
-        Hole::Bytes => return bytes_literal(text, out),
+        Hole::Json => return messages(text, names, out),
+        Hole::Bytes => return bytes_literal(text, names, out),
         Hole::Name => names.server(text, out),
         Hole::Number if is_number(text) => out.push_str(text),
         Hole::Id if is_id(text) => out.push_str(text),
         Hole::Session | Hole::Route => out.push_str(text),
         Hole::Words => words(text, out),
-        Hole::Error | Hole::Report => return error(text, out),
+        Hole::Error | Hole::Report => return error(text, names, out),
         Hole::Free | Hole::Number | Hole::Id => push_free(text, out),
     }
     None
 }
 
 /// Messages, or a payload-free summary (kept: a method, an id, keywords).
-fn messages(text: &str, out: &mut String) -> Option<Scanner> {
+fn messages(text: &str, names: &mut Names, out: &mut String) -> Option<Scanner> {
     if crate::decode::is_readable_summary(text.trim()) {
         out.push_str(text);
         return None;
     }
-    payloads(text, words, out)
+    payloads(text, words, names, out)
 }
 
 /// `b'...'`: the bytes redacted as messages, the literal's quotes kept.
-fn bytes_literal(text: &str, out: &mut String) -> Option<Scanner> {
+fn bytes_literal(text: &str, names: &mut Names, out: &mut String) -> Option<Scanner> {
     let quote = match text.get(..2) {
         Some("b'") => '\'',
         Some("b\"") => '"',
-        _ => return messages(text, out),
+        _ => return messages(text, names, out),
     };
     let inner = &text[2..];
     let (inner, closed) = match inner.trim_end().strip_suffix(quote) {
@@ -463,17 +463,17 @@ fn bytes_literal(text: &str, out: &mut String) -> Option<Scanner> {
         None => (inner, ""),
     };
     out.push_str(&text[..2]);
-    let open = messages(inner, out);
+    let open = messages(inner, names, out);
     out.push_str(closed);
     open
 }
 
 /// An error: its words, and the message it quotes redacted as a message.
-fn error(text: &str, out: &mut String) -> Option<Scanner> {
+fn error(text: &str, names: &mut Names, out: &mut String) -> Option<Scanner> {
     match crate::decode::quoted_message_at(text) {
         Some(at) => {
             words(&text[..at], out);
-            messages(&text[at..], out)
+            messages(&text[at..], names, out)
         }
         None => {
             words(text, out);

@@ -47,7 +47,7 @@ pub(super) fn line(
     out: &mut String,
 ) -> Option<Scanner> {
     let Some(sentences) = log.sentences else {
-        return payloads(text, log.glue(), out);
+        return payloads(text, log.glue(), names, out);
     };
     let start = match log.parts.map(|parts| parts(text)) {
         None => 0,
@@ -80,12 +80,13 @@ pub(super) fn push_free(text: &str, out: &mut String) {
 pub(super) fn payloads(
     mut text: &str,
     glue: fn(&str, &mut String),
+    names: &mut Names,
     out: &mut String,
 ) -> Option<Scanner> {
     while let Some(start) = payload_start(text) {
         glue(&text[..start], out);
         let mut scanner = Scanner::new(Context::Message);
-        match scanner.feed(&text[start..], out) {
+        match scanner.feed(&text[start..], names, out) {
             Some(len) => text = &text[start + len..],
             None => return Some(scanner),
         }
@@ -111,12 +112,12 @@ pub(super) fn opens_value(text: &str) -> bool {
 }
 
 /// A sentence held in a JSON string (a record's text), possibly of several
-/// lines. The names in it get pseudonyms of their own.
-pub(super) fn sentence(text: &str, log: &'static TextLog) -> String {
+/// lines.
+pub(super) fn sentence(text: &str, log: &'static TextLog, names: &mut Names) -> String {
     let mut out = String::new();
     match log.sentences {
         Some(sentences) => {
-            sentence::sentence(text, sentences, &mut Names::default(), &mut out);
+            sentence::sentence(text, sentences, names, &mut out);
         }
         None => push_free(text, &mut out),
     }
@@ -271,16 +272,20 @@ mod tests {
             sentences: Some(&["Server stderr:{free}", "Received: {json}"]),
         };
         assert_eq!(
-            sentence("Server stderr: a\nb", &SENTENCE),
+            sentence("Server stderr: a\nb", &SENTENCE, &mut Names::default()),
             "Server stderr: redacted"
         );
         assert_eq!(
             sentence(
                 "Received: {\"id\":1,\"error\":{\"message\":\"x\"}}",
-                &SENTENCE
+                &SENTENCE,
+                &mut Names::default()
             ),
             "Received: {\"id\":1,\"error\":{\"message\":\"redacted\"}}"
         );
-        assert_eq!(sentence("Said: a\nb", &SENTENCE), "redacted");
+        assert_eq!(
+            sentence("Said: a\nb", &SENTENCE, &mut Names::default()),
+            "redacted"
+        );
     }
 }

@@ -54,7 +54,7 @@ impl Walker<'_> {
     fn line(&mut self, line: &str, out: &mut String) {
         if let Some(mut scanner) = self.open.take() {
             if self.layout.goes_on(line) {
-                match scanner.feed(line, out) {
+                match scanner.feed(line, &mut self.names, out) {
                     Some(len) => self.after_value(&line[len..], out),
                     None => self.open = Some(scanner),
                 }
@@ -71,7 +71,7 @@ impl Walker<'_> {
             Some(context) if is_record => {
                 out.push_str(&line[..indent]);
                 let mut scanner = Scanner::new(context);
-                match scanner.feed(&line[indent..], out) {
+                match scanner.feed(&line[indent..], &mut self.names, out) {
                     Some(len) => self.after_value(&line[indent + len..], out),
                     None => self.keep_open(scanner),
                 }
@@ -98,7 +98,7 @@ impl Walker<'_> {
             return Some(0);
         };
         out.push_str(&text[..indent]);
-        let end = indent + Scanner::new(context).feed(&text[indent..], out)?;
+        let end = indent + Scanner::new(context).feed(&text[indent..], &mut self.names, out)?;
         let line_end = text[end..]
             .find(['\r', '\n'])
             .map_or(text.len(), |at| end + at);
@@ -116,7 +116,7 @@ impl Walker<'_> {
     /// text that keeps the line from being JSON, without its words.
     fn after_value(&mut self, rest: &str, out: &mut String) {
         match self.layout.text {
-            Some(log) => self.open = text::payloads(rest, log.glue(), out),
+            Some(log) => self.open = text::payloads(rest, log.glue(), &mut self.names, out),
             None if rest.trim().is_empty() => out.push_str(rest),
             None => {
                 out.push(' ');
