@@ -18,6 +18,23 @@ use super::text;
 /// The string every piece of free text becomes.
 pub(super) const PLACEHOLDER: &str = "redacted";
 
+/// The bare words of JavaScript and Python printouts.
+const LITERALS: &[&str] = &[
+    "true",
+    "false",
+    "null",
+    "undefined",
+    "NaN",
+    "Infinity",
+    "None",
+    "True",
+    "False",
+    "Object",
+    "Array",
+    "length",
+    "Circular",
+];
+
 /// A header object whose value is not the protocol's: its name stays.
 static HEADER_NAMED: Shape = Shape {
     members: &[("name", Context::Keep)],
@@ -167,17 +184,21 @@ impl Scanner {
     }
 
     /// A bare word: a JavaScript key, a number, or a literal such as `true`,
-    /// `undefined` or `[Object]`'s `Object`, which say nothing private.
+    /// `undefined` or `[Object]`'s `Object`, which say nothing private; any
+    /// other word (a class name, or text that is not a printout at all, in a
+    /// line that seemed to go on with one) is replaced.
     fn bare(&mut self, token: &str, out: &mut String) {
         if self.expects_key() {
             self.set_key(token);
             out.push_str(token);
         } else if matches!(self.value_context(), Context::Keep | Context::Label(_))
-            || !token.starts_with(|c: char| c.is_ascii_digit() || "-+.".contains(c))
+            || LITERALS.contains(&token)
         {
             out.push_str(token);
-        } else {
+        } else if token.starts_with(|c: char| c.is_ascii_digit() || "-+.".contains(c)) {
             out.push('0');
+        } else {
+            out.push_str(PLACEHOLDER);
         }
     }
 
@@ -324,12 +345,12 @@ mod tests {
     #[test]
     fn javascript_and_python_notations_keep_their_quotes_and_words() {
         let (out, _) = scan(
-            "{ jsonrpc: '2.0', result: { content: [ [Object] ], serverInfo: { name: 'x' } }, 'ok': False }",
+            "{ jsonrpc: '2.0', result: { content: [ [Object] ], serverInfo: Info { name: 'x' } }, 'ok': False, k: hunter2 }",
             Context::Message,
         );
         assert_eq!(
             out,
-            "{ jsonrpc: '2.0', result: { content: [ [Object] ], serverInfo: { name: 'redacted' } }, 'ok': False }"
+            "{ jsonrpc: '2.0', result: { content: [ [Object] ], serverInfo: redacted { name: 'redacted' } }, 'ok': False, k: redacted }"
         );
     }
 
