@@ -221,6 +221,12 @@ const PLANTED: &[(&str, &str, &str)] = &[
         "\"url\": \"http://127.0.0.1:8000/mcp\"",
         "\"url\": \"http://me:planted-7@127.0.0.1:8000/mcp?api_key=planted-7\"",
     ),
+    // The server's address and a browser's initiator in a HAR entry.
+    (
+        "har/python-sdk-streamable-http.har",
+        "\"serverIPAddress\": \"127.0.0.1\"",
+        "\"serverIPAddress\": \"planted-9.example\", \"_initiator\": {\"url\": \"https://planted-9.example/app.js\"}",
+    ),
     // An Authorization header in Inspector's network export.
     (
         "inspector-network/inspector-network-everything-2026-03-17T11-20-30.json",
@@ -374,7 +380,7 @@ fn the_input_format_can_be_named() {
     assert_eq!(run.status.code(), Some(0));
     assert_eq!(
         std::fs::read_to_string(&out).unwrap(),
-        "2025-07-12T05:51:44.601Z [info] Starting app\nredacted\n"
+        "2025-07-12T05:51:44.601Z [info] redacted\nredacted\n"
     );
 }
 
@@ -392,4 +398,267 @@ fn a_file_that_is_no_trace_or_not_there_is_an_error_naming_it() {
         assert!(stderr.contains(&*name), "{stderr}");
         assert!(!out.exists());
     }
+}
+
+/// Secrets planted in the text of every client log format, outside the
+/// messages: server names in line prefixes, command lines, paths, URLs,
+/// hosts, user names, tokens, the server's output and quoted stdout.
+/// (fixture, text replaced everywhere, its replacement)
+const PLANTED_IN_LOGS: &[(&str, &str, &str)] = &[
+    // Claude Desktop: a server's name, its command line, its stderr, the
+    // stdout fragment a parse error quotes.
+    ("claude-log/mcp.log", "[weather]", "[alice-planted.example]"),
+    (
+        "claude-log/mcp.log",
+        "command: /usr/local/bin/chatlog",
+        "command: /home/alice-planted/bin/chatlog --token tok-planted",
+    ),
+    (
+        "claude-log/mcp.log",
+        "MCP server: weather",
+        "MCP server: alice-planted.example",
+    ),
+    (
+        "claude-log/mcp-server-golang-mcp-testing.log",
+        "\"time=2025-0\"",
+        "\"db.planted.example\"",
+    ),
+    (
+        "claude-log/mcp-server-golang-mcp-testing.log",
+        "Server transport closed (intentional shutdown)",
+        "Server transport closed (by alice-planted at /home/alice-planted)",
+    ),
+    (
+        "claude-log/mcp-server-desktopCommander.log",
+        "npx: installed",
+        "  at /home/alice-planted/server.js:12 token=tok-planted\nnpx: installed",
+    ),
+    // Claude Code: a server's name, a tool's, a quoted fragment, a record's
+    // member of its own.
+    (
+        "claude-code/debug-meterian.log",
+        "meterian-mcp",
+        "alice-planted.example",
+    ),
+    (
+        "claude-code/debug-meterian.log",
+        "scan_dependencies",
+        "planted_tool_of_alice",
+    ),
+    (
+        "claude-code/debug-meterian.log",
+        "\"MCP server\"...",
+        "\"/home/alice-planted\"...",
+    ),
+    (
+        "claude-code/mcp-logs-calls-only.jsonl",
+        "a2a_send",
+        "planted_tool_of_alice",
+    ),
+    (
+        "claude-code/mcp-logs-calls-only.jsonl",
+        "\"cwd\":",
+        "\"user\":\"alice-planted\",\"cwd\":",
+    ),
+    (
+        "claude-code/vscode-from-claude.log",
+        "starting search index",
+        "loading /home/alice-planted/.env with tok-planted",
+    ),
+    // Cursor: a server tag, its command line, its stderr at error level.
+    ("cursor-log/mcp-logs-2025-tagged.log", "wirewiki", "alice-planted"),
+    (
+        "cursor-log/mcp-logs-2025-tagged.log",
+        "npx @agentdeskai/browser-tools-server",
+        "node /home/alice-planted/server.js --token tok-planted",
+    ),
+    (
+        "cursor-log/mcp-logs-2025-tagged.log",
+        "ListToolsRequest",
+        "ListToolsRequest for alice-planted@db.planted.example",
+    ),
+    (
+        "cursor-log/mcp-logs-actions-only.log",
+        "getConsoleLogs",
+        "planted_tool_of_alice",
+    ),
+    // VS Code: the server's name, its command line, its stderr.
+    (
+        "vscode-log/mcp-taskfile-server.log",
+        "server mcp-taskfile-server",
+        "server alice-planted.example",
+    ),
+    (
+        "vscode-log/mcp-taskfile-server.log",
+        "/home/user/go/bin/mcp-taskfile-server",
+        "/home/alice-planted/bin/server --token tok-planted",
+    ),
+    (
+        "vscode-log/mcp-taskfile-server.log",
+        "Discovered 2 tools",
+        "Discovered 2 tools\n    at /home/alice-planted/x.go:12",
+    ),
+    // The Python SDK: a traceback's paths and code, the quoted stdout line,
+    // a program's logger and sentence.
+    (
+        "python-sdk/client-parse-failure.log",
+        "/app/.venv",
+        "/home/alice-planted/.venv",
+    ),
+    (
+        "python-sdk/client-parse-failure.log",
+        "Weather server starting on stdio",
+        "tok-planted db.planted.example",
+    ),
+    (
+        "python-sdk/client-parse-failure.log",
+        "mcp_agent.mcp.mcp_server_registry - INFO - weather",
+        "alice_planted.app - INFO - alice-planted",
+    ),
+    (
+        "python-sdk/sse-server-debug.log",
+        "Handling POST message",
+        "Handling POST message from alice-planted",
+    ),
+    // The Go SDK: an error that is not a parse error.
+    (
+        "go-sdk/logging-transport-client.log",
+        "\nread: {\"jsonrpc\":\"2.0\",\"id\":3,",
+        "\nread error: open /home/alice-planted/x: tok-planted\nread: {\"jsonrpc\":\"2.0\",\"id\":3,",
+    ),
+    // LibreChat: the server, the user, a tool, the command line.
+    ("librechat/mcp-debug.log", "everything]", "alice-planted.example]"),
+    ("librechat/mcp-debug.log", "User: 6650a1", "User: alice-planted"),
+    (
+        "librechat/mcp-debug.log",
+        "longRunningOperation]",
+        "planted_tool_of_alice]",
+    ),
+    (
+        "librechat/mcp-info-only.log",
+        "npx -y @modelcontextprotocol/server-everything",
+        "node /home/alice-planted/server.js --token tok-planted",
+    ),
+    // mcp-remote: the remote server's URL, an error's text.
+    (
+        "mcp-remote/stderr.log",
+        "https://mcp.example.com/sse",
+        "https://alice:tok-planted@db.planted.example/sse?key=tok-planted",
+    ),
+    (
+        "mcp-remote/stderr.log",
+        "Error: Received",
+        "Error: alice-planted at /home/alice-planted: Received",
+    ),
+    // supergateway: the server's command line, the client's address, the
+    // server's output.
+    (
+        "supergateway/sse-info-level.log",
+        "node build/index.js",
+        "node /home/alice-planted/index.js --token tok-planted",
+    ),
+    (
+        "supergateway/sse-info-level.log",
+        "from ::1",
+        "from db.planted.example",
+    ),
+    (
+        "supergateway/streamable-json-format.jsonl",
+        "fetching forecast for Lyon",
+        "GET https://db.planted.example/?token=tok-planted",
+    ),
+];
+
+fn planted_log(fixture: &str, from: &str, to: &str) -> String {
+    let original = std::fs::read_to_string(root().join("testdata").join(fixture)).unwrap();
+    let planted = original.replace(from, to);
+    assert_ne!(planted, original, "{fixture}: nothing planted at {from}");
+    planted
+}
+
+#[test]
+fn secrets_planted_in_the_text_of_logs_are_gone_and_the_findings_stay() {
+    for (fixture, from, to) in PLANTED_IN_LOGS {
+        let planted = planted_log(fixture, from, to);
+        let format = detect(planted.as_bytes());
+        let redacted = mcp_lint::redact::redact(planted.as_bytes(), format).unwrap();
+        let redacted = String::from_utf8(redacted).unwrap();
+        for secret in ["planted", "alice"] {
+            assert!(
+                !redacted.contains(secret),
+                "{fixture}: {secret} survived:\n{redacted}"
+            );
+        }
+        assert_eq!(detect(redacted.as_bytes()), format, "{fixture}");
+        assert_eq!(
+            findings(redacted.as_bytes()),
+            findings(planted.as_bytes()),
+            "{fixture}: {from}"
+        );
+    }
+}
+
+/// The sessions of a log: (line, session) of each event.
+fn sessions(bytes: &[u8]) -> Vec<(u64, Option<String>)> {
+    let events = mcp_lint::decode::decode_document(bytes, 0, detect(bytes));
+    let session = |e: &mcp_lint::event::Event| e.session.as_deref().map(str::to_owned);
+    events
+        .iter()
+        .map(|e| (e.location.line, session(e)))
+        .collect()
+}
+
+/// Each session of `original` is one session of `redacted`, on the same
+/// lines, and different sessions stay different.
+fn assert_sessions_split_the_same(name: &str, original: &[u8], redacted: &[u8]) {
+    let (before, after) = (sessions(original), sessions(redacted));
+    assert_eq!(before.len(), after.len(), "{name}");
+    let mut pseudonyms = std::collections::HashMap::new();
+    for ((line, session), (same_line, pseudonym)) in before.iter().zip(&after) {
+        assert_eq!(line, same_line, "{name}");
+        let first = pseudonyms
+            .entry(session.clone())
+            .or_insert(pseudonym.clone());
+        assert_eq!(first, pseudonym, "{name}: {session:?}");
+    }
+    let distinct: std::collections::HashSet<_> = pseudonyms.values().collect();
+    assert_eq!(distinct.len(), pseudonyms.len(), "{name}: {pseudonyms:?}");
+}
+
+#[test]
+fn server_and_user_names_get_one_pseudonym_each_and_sessions_split_the_same() {
+    for fixture in [
+        "claude-log/mcp.log",
+        "claude-log/mcp-payload-free-2026.log",
+        "claude-code/debug-meterian.log",
+        "cursor-log/mcp-logs-2025-tagged.log",
+        "librechat/mcp-debug.log",
+    ] {
+        let original = std::fs::read(root().join("testdata").join(fixture)).unwrap();
+        let redacted = mcp_lint::redact::redact(&original, detect(&original)).unwrap();
+        assert_sessions_split_the_same(fixture, &original, &redacted);
+        let text = String::from_utf8_lossy(&redacted);
+        assert!(text.contains("server-1"), "{fixture}:\n{text}");
+    }
+}
+
+/// A canonical trace's sessions and streams (which name servers and
+/// addresses when converted from a log or a capture) become pseudonyms,
+/// one per label, and split the same.
+#[test]
+fn canonical_sessions_and_streams_get_pseudonyms() {
+    let fixture = "claude-log/mcp.canonical.jsonl";
+    let original = std::fs::read_to_string(root().join("testdata").join(fixture)).unwrap();
+    let planted = original
+        .replace("\"session\":\"weather\"", "\"session\":\"alice-planted\"")
+        .replacen("\"from\":", "\"stream\":\"10.1.2.3:5555\",\"from\":", 1);
+    assert!(planted.contains("alice-planted"), "{fixture}");
+    let redacted = mcp_lint::redact::redact(planted.as_bytes(), Format::Canonical).unwrap();
+    let redacted = String::from_utf8(redacted).unwrap();
+    for secret in ["alice", "planted", "10.1.2.3", "chatlog"] {
+        assert!(!redacted.contains(secret), "{secret}:\n{redacted}");
+    }
+    assert!(redacted.contains("\"stream\":\"stream-1\""), "{redacted}");
+    assert_sessions_split_the_same(fixture, planted.as_bytes(), redacted.as_bytes());
+    assert_eq!(findings(redacted.as_bytes()), findings(planted.as_bytes()));
 }

@@ -26,7 +26,7 @@ use compact_str::CompactString;
 use serde::Deserialize;
 
 use super::client_report;
-use super::logline::{bracketed, Connections};
+use super::logline::{bracketed, Connections, LineParts, Tag};
 use super::timestamp::parse_rfc3339_ms;
 use super::{line_location, lines, vscode_log};
 use crate::event::{Event, Location, Unreadable};
@@ -104,11 +104,16 @@ struct DebugLine<'a> {
     sentence: &'a str,
 }
 
-/// Where a line of the debug log holds the server's own output: a line
-/// Claude Code did not write goes on with the server's stderr, whole.
-/// (`mcp-lint redact` replaces it.)
-pub(crate) fn server_output_at(line: &str) -> Option<usize> {
-    debug_line(line).is_none().then_some(0)
+/// The parts of a line of the debug log (for `mcp-lint redact`); `None` for
+/// a line Claude Code did not write, which goes on with the server's stderr.
+pub(crate) fn line_parts(line: &str) -> Option<LineParts> {
+    let parsed = debug_line(line)?;
+    let tags: Vec<_> = parsed
+        .server
+        .map(|s| (s, Tag::Server))
+        .into_iter()
+        .collect();
+    Some(LineParts::of(line, &tags, parsed.sentence))
 }
 
 /// Reads `<RFC 3339> [LEVEL] text`, unwrapping the VS Code extension's
@@ -258,12 +263,22 @@ mod tests {
 
     #[test]
     fn the_server_s_output_goes_on_in_lines_claude_code_did_not_write() {
-        assert_eq!(server_output_at("[MCP SERVER] ready"), Some(0));
-        for line in [
-            "2026-03-02T18:44:16.402Z [ERROR] MCP server \"m\" Server stderr: booting",
-            "2026-04-21 17:12:19.201 [info] From claude: 2026-04-21T11:42:19.200Z [DEBUG] x",
-        ] {
-            assert_eq!(server_output_at(line), None, "{line}");
-        }
+        assert_eq!(line_parts("[MCP SERVER] ready"), None);
+        assert_eq!(
+            line_parts("2026-03-02T18:44:16.402Z [ERROR] MCP server \"m\" Server stderr: booting"),
+            Some(LineParts {
+                tags: vec![(45..46, Tag::Server)],
+                sentence: 48
+            })
+        );
+        assert_eq!(
+            line_parts(
+                "2026-04-21 17:12:19.201 [info] From claude: 2026-04-21T11:42:19.200Z [DEBUG] x"
+            ),
+            Some(LineParts {
+                tags: vec![],
+                sentence: 77
+            })
+        );
     }
 }

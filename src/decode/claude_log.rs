@@ -22,7 +22,7 @@
 
 use std::borrow::Cow;
 
-use super::logline::{bracketed, is_level, messages_in, Connections};
+use super::logline::{bracketed, is_level, messages_in, Connections, LineParts, Tag};
 use super::timestamp::parse_rfc3339_ms;
 use super::{client_report, payload_free};
 use super::{line_location, lines};
@@ -63,6 +63,8 @@ enum Said<'a> {
 struct Line<'a> {
     time_ms: f64,
     server: Option<&'a str>,
+    /// The text after the prefix.
+    sentence: &'a str,
     said: Said<'a>,
 }
 
@@ -110,14 +112,21 @@ fn parse(line: &str) -> Option<Line<'_>> {
     Some(Line {
         time_ms,
         server,
+        sentence: text,
         said,
     })
 }
 
-/// Where a line holds the server's own output: a line Claude Desktop did not
-/// write is the server's stderr, whole. (`mcp-lint redact` replaces it.)
-pub(crate) fn server_output_at(line: &str) -> Option<usize> {
-    parse(line).is_none().then_some(0)
+/// The parts of a line Claude Desktop wrote (for `mcp-lint redact`); `None`
+/// for any other line, which is the server's stderr.
+pub(crate) fn line_parts(line: &str) -> Option<LineParts> {
+    let parsed = parse(line)?;
+    let tags: Vec<_> = parsed
+        .server
+        .map(|s| (s, Tag::Server))
+        .into_iter()
+        .collect();
+    Some(LineParts::of(line, &tags, parsed.sentence))
 }
 
 /// The sender and the text of a `Message from ...: ` line.
@@ -276,16 +285,17 @@ mod tests {
 
     #[test]
     fn the_server_s_output_is_every_line_claude_desktop_did_not_write() {
-        assert_eq!(server_output_at("npm warn exec a package"), Some(0));
+        assert_eq!(line_parts("npm warn exec a package"), None);
         assert_eq!(
-            server_output_at(
-                "2025-06-09 21:38:09,942 - src.log_utils - INFO - Logging initialized"
-            ),
-            Some(0)
+            line_parts("2025-06-09 21:38:09,942 - src.log_utils - INFO - Logging initialized"),
+            None
         );
         assert_eq!(
-            server_output_at("2025-07-12T05:52:44.610Z [chatlog] [info] Client transport closed"),
-            None
+            line_parts("2025-07-12T05:52:44.610Z [chatlog] [info] Client transport closed"),
+            Some(LineParts {
+                tags: vec![(26..33, Tag::Server)],
+                sentence: 42
+            })
         );
     }
 

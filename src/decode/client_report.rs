@@ -79,6 +79,19 @@ pub(super) fn scan(text: &str) -> Option<ClientReport> {
 }
 
 /// Whether `text` reports a response or progress for an unknown id or token.
+/// Whether `text` reports a failure (for `mcp-lint redact`, which keeps it).
+pub(crate) fn is_report(text: &str) -> bool {
+    scan(text).is_some()
+}
+
+/// Where the message an unknown id or token report quotes starts (for
+/// `mcp-lint redact`, which redacts it as a message).
+pub(crate) fn quoted_message_at(text: &str) -> Option<usize> {
+    [UNKNOWN_ID, UNKNOWN_TOKEN]
+        .iter()
+        .find_map(|marker| Some(text.find(marker)? + marker.len()))
+}
+
 pub(super) fn is_unknown_id_or_token(text: &str) -> bool {
     text.contains(UNKNOWN_ID) || text.contains(UNKNOWN_TOKEN)
 }

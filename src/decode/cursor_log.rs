@@ -19,7 +19,7 @@
 //! carry no time.
 
 use super::client_report;
-use super::logline::{bracketed, is_level, Connections};
+use super::logline::{bracketed, is_level, Connections, LineParts, Tag};
 use super::{line_location, lines, vscode_log};
 use crate::event::Event;
 
@@ -75,20 +75,17 @@ pub(super) fn is_marker(line: &[u8]) -> bool {
     parse(&text).is_some_and(|(_, sentence)| MARKERS.iter().any(|m| sentence.starts_with(m)))
 }
 
-/// Where the server's own output starts in a line: Cursor logs the server's
-/// stderr as sentences of its own (`user-db: Processing request ...`), so
-/// any sentence this decoder does not read is the server's, and so is a line
-/// of another shape (its continuation). (`mcp-lint redact` replaces it.)
-pub(crate) fn server_output_at(line: &str) -> Option<usize> {
-    let Some((_, sentence)) = parse(line) else {
-        return Some(0);
-    };
-    let read = MARKERS
-        .iter()
-        .chain(STARTS)
-        .chain(CLIENT_ERRORS)
-        .any(|m| sentence.starts_with(m));
-    (!read).then(|| line.len() - sentence.len())
+/// The parts of a line of the channel (for `mcp-lint redact`): the server
+/// its tag names (without `user-`, as its session is named), and the
+/// sentence. `None` for a line of another shape (the server's stderr going
+/// on). Cursor logs the server's stderr as sentences of its own too.
+pub(crate) fn line_parts(line: &str) -> Option<LineParts> {
+    let (tag, sentence) = parse(line)?;
+    let tags: Vec<_> = session_name(tag)
+        .map(|s| (s, Tag::Server))
+        .into_iter()
+        .collect();
+    Some(LineParts::of(line, &tags, sentence))
 }
 
 /// The session of a tag: `user-<server>` and the four-character tag of the
@@ -150,19 +147,9 @@ mod tests {
         let lines: Vec<_> = events.iter().map(|e| e.location.line).collect();
         assert_eq!(lines, [3]);
         assert_eq!(events[0].session.as_deref(), Some("db"));
-        let output: Vec<_> = log
-            .lines()
-            .map(|line| server_output_at(line).map(|at| &line[at..]))
-            .collect();
-        assert_eq!(
-            output,
-            [
-                Some("Processing request of type ListToolsRequest"),
-                Some("Error: request timed out talking to mysql"),
-                None,
-                Some("Error in MCP: Unexpected token 'S', \"Starting M\"... is not valid JSON"),
-            ]
-        );
-        assert_eq!(server_output_at("[MCP SERVER] ready"), Some(0));
+        let parts = line_parts(log.lines().next().unwrap()).unwrap();
+        assert_eq!(parts.tags, [(37..39, Tag::Server)]);
+        assert_eq!(parts.sentence, 41);
+        assert_eq!(line_parts("[MCP SERVER] ready"), None);
     }
 }

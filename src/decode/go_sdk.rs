@@ -14,7 +14,7 @@
 //! to the engine to infer, as for bare JSON-RPC lines. The file is one session.
 
 use super::client_report;
-use super::logline::messages_in;
+use super::logline::{messages_in, LineParts};
 use super::{line_location, lines};
 use crate::event::{Event, Payload, Side};
 
@@ -64,6 +64,12 @@ fn go_log_stamp(line: &str) -> usize {
         Some(_) => shape.len() + micros + 1,
         None => 0,
     }
+}
+
+/// The parts of a line (for `mcp-lint redact`): every line is the logging
+/// transport's sentence, after a `log.Logger`'s time if there is one.
+pub(crate) fn line_parts(line: &str) -> Option<LineParts> {
+    Some(LineParts::of(line, &[], &line[go_log_stamp(line)..]))
 }
 
 /// Whether a line is the logging transport's: a message read or written.

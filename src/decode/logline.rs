@@ -3,6 +3,7 @@
 //! and sessions that start over when the client restarts a server.
 
 use std::collections::HashMap;
+use std::ops::Range;
 
 use compact_str::{format_compact, CompactString};
 
@@ -23,6 +24,49 @@ pub(super) fn is_level(tag: &str) -> bool {
 pub(super) fn bracketed(text: &str) -> Option<(&str, &str)> {
     let (tag, rest) = text.strip_prefix('[')?.split_once(']')?;
     Some((tag, rest.strip_prefix(' ').unwrap_or(rest)))
+}
+
+/// The parts of a log line its decoder reads, for `mcp-lint redact`: the
+/// tags of its prefix that name something (their bytes in the line), and
+/// where the client's sentence starts. The rest of the prefix (times,
+/// levels, brackets, process ids) says nothing private.
+#[derive(Debug, Default, PartialEq)]
+pub(crate) struct LineParts {
+    pub tags: Vec<(Range<usize>, Tag)>,
+    pub sentence: usize,
+}
+
+/// What a tag of a line's prefix names.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Tag {
+    /// A server: the decoder's session, so each name keeps its own.
+    Server,
+    /// A user of a multi-user host.
+    User,
+    /// A logger's name (a module of the program that logs).
+    Logger,
+    /// Anything else (a logger, a tool, a container).
+    Other,
+}
+
+impl LineParts {
+    /// A line whose sentence is `sentence`, a slice of `line`, with `tags`
+    /// (slices of `line` too).
+    pub fn of(line: &str, tags: &[(&str, Tag)], sentence: &str) -> Self {
+        LineParts {
+            tags: tags
+                .iter()
+                .map(|(tag, kind)| (span(line, tag), *kind))
+                .collect(),
+            sentence: span(line, sentence).start,
+        }
+    }
+}
+
+/// Where `part`, a slice of `line`, sits in it.
+fn span(line: &str, part: &str) -> Range<usize> {
+    let start = part.as_ptr() as usize - line.as_ptr() as usize;
+    start..start + part.len()
 }
 
 /// Reads the JSON-RPC message (or batch) at the start of `json`, which

@@ -31,12 +31,20 @@ mod vscode_log;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-/// Where a line of a client's log holds the server's output, by what its
-/// decoder reads (for `mcp-lint redact`).
-pub(crate) use claude_code::server_output_at as claude_code_server_output_at;
-pub(crate) use claude_log::server_output_at as claude_log_server_output_at;
-pub(crate) use cursor_log::server_output_at as cursor_server_output_at;
-pub(crate) use vscode_log::server_output_at as vscode_server_output_at;
+/// What `mcp-lint redact` needs of the decoders of logs: the parts of a
+/// line each reads (`None`: a line its client did not write), the failures
+/// clients report, and the payload-free summaries of messages.
+pub(crate) use claude_code::line_parts as claude_code_line_parts;
+pub(crate) use claude_log::line_parts as claude_log_line_parts;
+pub(crate) use client_report::{is_report, quoted_message_at};
+pub(crate) use cursor_log::line_parts as cursor_line_parts;
+pub(crate) use go_sdk::line_parts as go_sdk_line_parts;
+pub(crate) use logline::{LineParts, Tag};
+pub(crate) use payload_free::is_readable_summary;
+pub(crate) use proxy_logs::{librechat_line_parts, mcp_remote_line_parts};
+pub(crate) use python_sdk::line_parts as python_sdk_line_parts;
+pub(crate) use supergateway::line_parts as supergateway_line_parts;
+pub(crate) use vscode_log::line_parts as vscode_line_parts;
 
 use crate::event::{Event, Location};
 

@@ -26,6 +26,12 @@ struct Summary<'a> {
 }
 
 /// Whether the text after `Message from client: ` is a summary rather than JSON.
+/// Whether `text` is a summary this module reads (for `mcp-lint redact`,
+/// which keeps it: it holds only a method, an id and keywords).
+pub(crate) fn is_readable_summary(text: &str) -> bool {
+    is_summary(text) && summary(text).is_ok()
+}
+
 pub(super) fn is_summary(text: &str) -> bool {
     text.starts_with("method=\"") || text.starts_with("id=")
 }

@@ -17,26 +17,57 @@
 //! the session is the server (LibreChat) or the process (mcp-remote).
 
 use super::client_report;
+use super::logline::{LineParts, Tag};
 use crate::event::Event;
 
-/// `<ISO> <level>: [MCP]...`, after Docker Compose's `LibreChat  | `.
+/// `<ISO> <level>: [MCP]...`, after Docker Compose's `LibreChat  | `: the
+/// server, and the sentence.
 fn librechat_sentence(line: &str) -> Option<(Option<&str>, &str)> {
+    let (tags, sentence) = librechat_tags(line)?;
+    let server = tags
+        .iter()
+        .find_map(|(tag, kind)| (*kind == Tag::Server).then_some(*tag));
+    Some((server, sentence))
+}
+
+/// The tags of a LibreChat line (Docker Compose's service, the user, the
+/// server, then a tool), and its sentence.
+fn librechat_tags(line: &str) -> Option<(Vec<(&str, Tag)>, &str)> {
+    let mut named = Vec::new();
     let line = match line.split_once(" | ") {
-        Some((_, rest)) if rest.contains(": [MCP]") => rest,
+        Some((service, rest)) if rest.contains(": [MCP]") => {
+            named.push((service.trim_end(), Tag::Other));
+            rest
+        }
         _ => line,
     };
     let (stamp, rest) = line.split_once(' ')?;
     super::timestamp::parse_rfc3339_ms(stamp)?;
     let (_level, rest) = rest.split_once(": ")?;
     let mut tags = rest.strip_prefix("[MCP]")?;
-    let mut server = None;
     while let Some((tag, rest)) = tags.strip_prefix('[').and_then(|t| t.split_once(']')) {
-        if server.is_none() && !tag.starts_with("User: ") {
-            server = Some(tag);
-        }
+        let server_seen = named.iter().any(|(_, kind)| *kind == Tag::Server);
+        named.push(match tag.strip_prefix("User: ") {
+            Some(user) => (user, Tag::User),
+            None if server_seen => (tag, Tag::Other),
+            None => (tag, Tag::Server),
+        });
         tags = rest;
     }
-    Some((server, tags.trim_start()))
+    Some((named, tags.trim_start()))
+}
+
+/// The parts of a LibreChat line (for `mcp-lint redact`).
+pub(crate) fn librechat_line_parts(line: &str) -> Option<LineParts> {
+    let (tags, sentence) = librechat_tags(line)?;
+    Some(LineParts::of(line, &tags, sentence))
+}
+
+/// The parts of an mcp-remote line (for `mcp-lint redact`): its process id
+/// says nothing private.
+pub(crate) fn mcp_remote_line_parts(line: &str) -> Option<LineParts> {
+    let (_, sentence) = mcp_remote_sentence(line)?;
+    Some(LineParts::of(line, &[], sentence))
 }
 
 /// `[<pid>] text` of mcp-remote.

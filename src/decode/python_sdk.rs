@@ -17,7 +17,7 @@
 //! server carry no session, so the file is one session.
 
 use super::client_report;
-use super::logline::messages_in;
+use super::logline::{messages_in, LineParts, Tag};
 use super::sse;
 use super::{line_location, lines};
 use crate::event::{Event, Location, Message, Payload, Side, Unreadable};
@@ -30,6 +30,27 @@ const TRACEBACK_LINES: usize = 60;
 
 /// `2025-04-16 06:13:26,400 - mcp.server.sse - DEBUG - text`: the text.
 fn logged(line: &str) -> Option<&str> {
+    logged_by(line).map(|(_, text)| text)
+}
+
+/// The parts of a line (for `mcp-lint redact`): a logged line's logger and
+/// text, or the client's parse failure after another logger's prefix.
+/// `None` for any other line (a traceback, the server's output).
+pub(crate) fn line_parts(line: &str) -> Option<LineParts> {
+    if let Some((logger, text)) = logged_by(line) {
+        return Some(LineParts::of(line, &[(logger, Tag::Logger)], text));
+    }
+    let at = line.find(PARSE_FAILURE)?;
+    let prefix = line[..at].trim_end();
+    let tags: Vec<_> = (!prefix.is_empty())
+        .then_some((prefix, Tag::Other))
+        .into_iter()
+        .collect();
+    Some(LineParts::of(line, &tags, &line[at..]))
+}
+
+/// The logger and the text of a logged line.
+fn logged_by(line: &str) -> Option<(&str, &str)> {
     let (stamp, rest) = line.split_at_checked(23)?;
     let shape = b"0000-00-00 00:00:00,000";
     let is_stamp = stamp.bytes().zip(shape).all(|(c, want)| match want {
@@ -37,9 +58,9 @@ fn logged(line: &str) -> Option<&str> {
         _ => c == *want,
     });
     let rest = rest.strip_prefix(" - ").filter(|_| is_stamp)?;
-    let (_logger, rest) = rest.split_once(" - ")?;
+    let (logger, rest) = rest.split_once(" - ")?;
     let (_level, text) = rest.split_once(" - ")?;
-    Some(text)
+    Some((logger, text))
 }
 
 /// What a logged text says.
@@ -205,6 +226,21 @@ mod tests {
             logged("                    DEBUG    chunk: b'event: message\\r\\ndata:"),
             None
         );
+        assert_eq!(
+            line_parts("2025-04-16 06:13:26,400 - mcp.server.sse - DEBUG - x"),
+            Some(LineParts {
+                tags: vec![(26..40, Tag::Logger)],
+                sentence: 51
+            })
+        );
+        assert_eq!(
+            line_parts("ERROR [mcp.client.stdio] Failed to parse JSONRPC message from server"),
+            Some(LineParts {
+                tags: vec![(0..24, Tag::Other)],
+                sentence: 25
+            })
+        );
+        assert_eq!(line_parts("Traceback (most recent call last):"), None);
         assert_eq!(
             bytes_literal(r#"b'event: message\r\ndata: {"a":\'\\x\'}\r\n\r\n'"#),
             Some(b"event: message\r\ndata: {\"a\":'\\x'}\r\n\r\n".to_vec())

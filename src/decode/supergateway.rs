@@ -22,7 +22,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use super::js_literal::{self, Converted};
-use super::logline::messages_in;
+use super::logline::{messages_in, LineParts, Tag};
 use super::timestamp::parse_rfc3339_ms;
 use super::{line_location, lines};
 use crate::event::{Event, Location, Message, Payload, Side, Transport, Unreadable};
@@ -138,6 +138,19 @@ fn text_sentence(line: &str) -> Option<(&str, usize)> {
     let before = line[..at].trim_end();
     (before.is_empty() || before.ends_with('|'))
         .then(|| (&line[at + PREFIX.len()..], at + PREFIX.len()))
+}
+
+/// The parts of a line of the text layout (for `mcp-lint redact`): Docker
+/// Compose's service, if any, and the sentence.
+pub(crate) fn line_parts(line: &str) -> Option<LineParts> {
+    let (sentence, at) = text_sentence(line)?;
+    let service = line[..at - PREFIX.len()].trim_end();
+    let service = service.strip_suffix('|').unwrap_or(service).trim_end();
+    let tags: Vec<_> = (!service.is_empty())
+        .then_some((service, Tag::Other))
+        .into_iter()
+        .collect();
+    Some(LineParts::of(line, &tags, sentence))
 }
 
 /// One record of the JSON layout.

@@ -18,7 +18,7 @@
 
 use std::borrow::Cow;
 
-use super::logline::{bracketed, is_level, messages_in, Connections};
+use super::logline::{bracketed, is_level, messages_in, Connections, LineParts};
 use super::{line_location, lines};
 use crate::event::{Event, Payload, Side, Unreadable};
 
@@ -69,12 +69,7 @@ pub(super) fn after_stamp(line: &str) -> Option<&str> {
 /// Reads a line of the channel: `[<local time>] [level] text`. `None` for a
 /// line of another shape (the continuation of a multi-line entry).
 fn parse(line: &str) -> Option<Said<'_>> {
-    let trimmed = line.trim_start();
-    let rest = after_stamp(trimmed).unwrap_or(trimmed);
-    let (level, text) = bracketed(rest)?;
-    if !is_level(level) {
-        return None;
-    }
+    let text = sentence(line)?;
     let column = line.len() - text.len();
     for (marker, from) in MARKERS {
         if let Some(json) = text.strip_prefix(marker) {
@@ -92,11 +87,18 @@ fn parse(line: &str) -> Option<Said<'_>> {
     })
 }
 
-/// Where a line holds the server's own output: a line VS Code did not write
-/// goes on with the server's stderr, whole. (`mcp-lint redact` replaces it,
-/// and the text after VS Code's `[server stderr]`.)
-pub(crate) fn server_output_at(line: &str) -> Option<usize> {
-    parse(line).is_none().then_some(0)
+/// The text after a line's time and level.
+fn sentence(line: &str) -> Option<&str> {
+    let trimmed = line.trim_start();
+    let rest = after_stamp(trimmed).unwrap_or(trimmed);
+    let (level, text) = bracketed(rest)?;
+    is_level(level).then_some(text)
+}
+
+/// The parts of a line VS Code wrote (for `mcp-lint redact`); `None` for a
+/// line it did not write, which goes on with the server's stderr.
+pub(crate) fn line_parts(line: &str) -> Option<LineParts> {
+    Some(LineParts::of(line, &[], sentence(line)?))
 }
 
 /// Whether a line is one only VS Code's MCP channel would hold (used to
@@ -195,10 +197,13 @@ mod tests {
 
     #[test]
     fn the_server_s_output_goes_on_in_lines_vs_code_did_not_write() {
-        assert_eq!(server_output_at("goroutine 1 [running]:"), Some(0));
+        assert_eq!(line_parts("goroutine 1 [running]:"), None);
         assert_eq!(
-            server_output_at("2026-07-24 02:20:05.463 [warning] [server stderr] panic"),
-            None
+            line_parts("2026-07-24 02:20:05.463 [warning] [server stderr] panic"),
+            Some(LineParts {
+                tags: vec![],
+                sentence: 34
+            })
         );
     }
 

@@ -30,6 +30,10 @@ pub(super) enum Context {
     Free,
     /// Kept exactly.
     Keep,
+    /// A label the decoder groups events by (a session, a connection),
+    /// which may name a server or an address: a pseudonym of this kind, the
+    /// same for the same label within a file. Numbers stay.
+    Label(&'static str),
     /// An object of an input format: its members' contexts by name.
     Shape(&'static Shape),
 }

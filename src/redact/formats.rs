@@ -17,8 +17,8 @@ static CANONICAL: Shape = Shape {
         ("msg", Context::Message),
         ("ts", Context::Keep),
         ("from", Context::Keep),
-        ("session", Context::Keep),
-        ("stream", Context::Keep),
+        ("session", Context::Label("session")),
+        ("stream", Context::Label("stream")),
         ("event", Context::Keep),
     ],
     others: Context::Free,
@@ -27,11 +27,11 @@ static CANONICAL: Shape = Shape {
 static MCPSNOOP: Shape = Shape {
     members: &[
         ("raw", Context::Message),
-        ("session_id", Context::Keep),
+        ("session_id", Context::Label("session")),
         ("ts", Context::Keep),
         ("direction", Context::Keep),
         ("transport", Context::Keep),
-        ("conn_id", Context::Keep),
+        ("conn_id", Context::Label("stream")),
         ("truncated", Context::Keep),
     ],
     others: Context::Free,
@@ -59,38 +59,93 @@ static MCPSPY_HTTP: Shape = Shape {
     others: Context::Keep,
 };
 
+/// supergateway's JSON layout: its record's time and level, a sentence,
+/// and a message.
 static SUPERGATEWAY: Shape = Shape {
     members: &[
         ("data", Context::Message),
-        ("msg", Context::Sentence(&SUPERGATEWAY_TEXT)),
+        ("msg", Context::Sentence(&SUPERGATEWAY_SENTENCE)),
+        ("time", Context::Keep),
+        ("level", Context::Keep),
     ],
-    others: Context::Keep,
+    others: Context::Free,
+};
+
+/// supergateway's sentences, in its text layout and its JSON `msg`.
+const SUPERGATEWAY_SENTENCES: &[&str] = &[
+    "Child non-JSON{session}:{free}",
+    "Child stderr{session}:{free}",
+    "{route}:{json}",
+    "[{id}] {route}:{json}",
+    "Client disconnected{session}",
+    "SSE connection closed{session}",
+    "Child exited{words}",
+    "POST to SSE transport{session}",
+    "New SSE connection from {free}",
+    "Starting...",
+    "Supergateway is supported by Supermachine (hosted MCPs) - https://supermachine.ai",
+    "  - port: {n}",
+    "  - {id}: {free}",
+    "Listening on port {n}",
+    "SSE endpoint: {free}",
+    "POST messages: {free}",
+];
+
+static SUPERGATEWAY_SENTENCE: TextLog = TextLog {
+    parts: None,
+    sentences: Some(SUPERGATEWAY_SENTENCES),
 };
 
 static SUPERGATEWAY_TEXT: TextLog = TextLog {
-    free_after: &[("Child stderr", ": "), ("Child non-JSON", ": ")],
-    server_output: None,
+    parts: Some(crate::decode::supergateway_line_parts),
+    sentences: Some(SUPERGATEWAY_SENTENCES),
 };
 
+/// Claude Code's per-server records: the decoder reads the text, the time
+/// and the session.
 static CLAUDE_CODE: Shape = Shape {
     members: &[
         ("debug", Context::Sentence(&CLAUDE_CODE_SENTENCE)),
         ("info", Context::Sentence(&CLAUDE_CODE_SENTENCE)),
         ("error", Context::Sentence(&CLAUDE_CODE_SENTENCE)),
-        ("cwd", Context::Free),
+        ("timestamp", Context::Keep),
+        ("sessionId", Context::Keep),
     ],
-    others: Context::Keep,
+    others: Context::Free,
 };
 
+/// Claude Code's sentences, in its records and its debug log. Tool names
+/// go, as they do from messages.
+const CLAUDE_CODE_SENTENCES: &[&str] = &[
+    "Starting connection with timeout of {n}",
+    "Successfully connected (transport: {words}) in {n}",
+    "Connection established with capabilities: {json}",
+    "Calling MCP tool: {free}",
+    "Tool '{free}' completed successfully in {n}",
+    "Tool '{free}' still running ({n} elapsed)",
+    "Tool '{free}' failed after {n}: {error}",
+    "STDIO connection dropped after {n} uptime",
+    "Connection error: {error}",
+    "Connection failed after {n}: {error}",
+    "Closing transport ({words})",
+    "Elicitation request received in print mode: {json}",
+    "notifications/claude/channel: {free}",
+    "Server stderr:{free}",
+    "[STARTUP] Loading MCP configs...",
+    "[STARTUP] MCP configs resolved in {n} (awaited at +{n})",
+    "Error: {report}",
+    "{report}",
+];
+
 static CLAUDE_CODE_SENTENCE: TextLog = TextLog {
-    free_after: &[("Server stderr:", "")],
-    server_output: None,
+    parts: None,
+    sentences: Some(CLAUDE_CODE_SENTENCES),
 };
 
 /// The debug log: its stderr goes on in lines Claude Code did not write.
 static CLAUDE_CODE_DEBUG: TextLog = TextLog {
-    free_after: &[("Server stderr:", "")],
-    server_output: Some(crate::decode::claude_code_server_output_at),
+    parts: Some(crate::decode::claude_code_line_parts),
+    sentences: Some(CLAUDE_CODE_SENTENCES),
 };
 
 static INSPECTOR: Shape = Shape {
@@ -118,19 +173,31 @@ static HAR: Shape = Shape {
     others: Context::Keep,
 };
 
+/// A HAR log: its pages (titles are URLs) and anything a browser adds go.
 static HAR_LOG: Shape = Shape {
-    members: &[("entries", shape(&HAR_ENTRY))],
-    others: Context::Keep,
+    members: &[
+        ("entries", shape(&HAR_ENTRY)),
+        ("version", Context::Keep),
+        ("creator", Context::Keep),
+        ("browser", Context::Keep),
+    ],
+    others: Context::Free,
 };
 
+/// An entry: what the decoder reads stays; the server's address, the
+/// connection, the initiator's stack and anything else go.
 static HAR_ENTRY: Shape = Shape {
     members: &[
         ("request", shape(&HAR_REQUEST)),
         ("response", shape(&HAR_RESPONSE)),
         ("_eventSourceMessages", shape(&HAR_EVENT)),
-        ("_webSocketMessages", Context::Free),
+        ("startedDateTime", Context::Keep),
+        ("time", Context::Keep),
+        ("timings", Context::Keep),
+        ("_error", Context::Keep),
+        ("_failureText", Context::Keep),
     ],
-    others: Context::Keep,
+    others: Context::Free,
 };
 
 static HAR_REQUEST: Shape = Shape {
@@ -164,36 +231,117 @@ static HAR_EVENT: Shape = Shape {
 };
 
 /// Claude Desktop's logs: the server's stderr is every line Claude Desktop
-/// did not write.
+/// did not write. Its sentences may end with metadata (`{ metadata: ... }`).
 static CLAUDE_LOG: TextLog = TextLog {
-    free_after: &[],
-    server_output: Some(crate::decode::claude_log_server_output_at),
+    parts: Some(crate::decode::claude_log_line_parts),
+    sentences: Some(&[
+        "Message from client: {json}",
+        "Message from server: {json}",
+        "Client transport closed{json}",
+        "Server transport closed unexpectedly, this is likely due to the process exiting early. If you are developing this MCP server you can add output to stderr (i.e. `console.error('...')` in JavaScript, `print('...', file=sys.stderr)` in python) and it will appear in this log.{json}",
+        "Server transport closed{json}",
+        "Initializing server...{json}",
+        "Server started and connected successfully{json}",
+        "Shutting down server...{json}",
+        "Using MCP server command: {free} with args and path: {json}",
+        "Using built-in Node.js for MCP server: {name}{json}",
+        "Server disconnected. For troubleshooting guidance, please visit our [debugging documentation](https://modelcontextprotocol.io/docs/tools/debugging){json}",
+        "{report}{json}",
+    ]),
 };
 
 static VSCODE_LOG: TextLog = TextLog {
-    free_after: &[("[server stderr] ", "")],
-    server_output: Some(crate::decode::vscode_server_output_at),
+    parts: Some(crate::decode::vscode_line_parts),
+    sentences: Some(&[
+        "[editor -> server] {json}",
+        "[server -> editor] {json}",
+        "[Client Says] {json}",
+        "[Server Says] {json}",
+        "[server stderr] {free}",
+        "Connection state: {words}",
+        "Starting server from LocalProcess extension host",
+        "Starting server {name}",
+        "Stopping server {name}",
+        "Server command line: {free}",
+        "Discovered {n} tools",
+        "Server exited before responding to `initialize` request.",
+        "Waiting for server to respond to `initialize` request...",
+    ]),
 };
 
-/// Cursor's channel: the server's stderr is any sentence Cursor's decoder
-/// does not read, and any line of another shape.
+/// Cursor's channel: the server's stderr is logged as sentences of Cursor's
+/// own, so only Cursor's wording stays.
 static CURSOR_LOG: TextLog = TextLog {
-    free_after: &[],
-    server_output: Some(crate::decode::cursor_server_output_at),
+    parts: Some(crate::decode::cursor_line_parts),
+    sentences: Some(&[
+        "Client error for command {error}",
+        "Client error: {error}",
+        "Error in MCP: {error}",
+        "Handling CreateClient action",
+        "Handling ReloadClient action",
+        "Handling ListOfferings action",
+        "Handling ListTools action",
+        "Handling CallTool action for tool '{free}'",
+        "CallTool completed for tool '{free}'",
+        "getOrCreateClient for stdio server",
+        "Starting new stdio process with command: {free}",
+        "CreateClient completed, connected: {words}, statusType: {words}",
+        "[V2 FSM] connection:{words}",
+    ]),
 };
 
-/// The Python SDK's log: pydantic quotes the server's stdout line that was
-/// not a message in `input_value='...'`.
+/// The Python SDK's log: a traceback, and the server's stdout line pydantic
+/// quotes in it, are lines the SDK's logger did not write.
 static PYTHON_LOG: TextLog = TextLog {
-    free_after: &[("input_value='", "")],
-    server_output: None,
+    parts: Some(crate::decode::python_sdk_line_parts),
+    sentences: Some(&[
+        "Received JSON: {bytes}",
+        "chunk: {bytes}",
+        "Failed to parse JSONRPC message from server{words}",
+        "Parsed session ID: {id}",
+        "Created new session with ID: {id}",
+        "Setting up SSE connection",
+        "Handling POST message",
+        "Processing request of type {id}",
+    ]),
 };
 
-/// Logs whose every line is the client's or the bridge's (the Go SDK,
-/// LibreChat, mcp-remote): their messages are redacted, their sentences read.
-static CLIENT_LOG: TextLog = TextLog {
-    free_after: &[],
-    server_output: None,
+static GO_SDK_LOG: TextLog = TextLog {
+    parts: Some(crate::decode::go_sdk_line_parts),
+    sentences: Some(&[
+        "read: {json}",
+        "write: {json}",
+        "read error: {error}",
+        "write error: {error}",
+    ]),
+};
+
+/// LibreChat: its user, server and tool tags, and its sentences.
+static LIBRECHAT_LOG: TextLog = TextLog {
+    parts: Some(crate::decode::librechat_line_parts),
+    sentences: Some(&[
+        "Transport sending: {json}",
+        "Creating stdio transport: {free}",
+        "Connection successfully established",
+        "Calling tool {free}",
+        "Tool call failed {error}",
+        "{report}",
+    ]),
+};
+
+static MCP_REMOTE_LOG: TextLog = TextLog {
+    parts: Some(crate::decode::mcp_remote_line_parts),
+    sentences: Some(&[
+        "[Local→Remote] {id}",
+        "[Remote→Local] {id}",
+        "Using automatically selected callback port: {n}",
+        "Connecting to remote server: {free}",
+        "Connected to remote server using {words}",
+        "Local STDIO server running",
+        "Proxy established successfully between local STDIO and remote {words}",
+        "Error from remote server: {error}",
+        "{report}",
+    ]),
 };
 
 const fn lines(record: Context) -> Layout {
@@ -238,7 +386,9 @@ pub(super) fn layout(format: Format, bytes: &[u8]) -> Result<Layout, String> {
         Format::VscodeLog => log(None, &VSCODE_LOG),
         Format::CursorLog => log(None, &CURSOR_LOG),
         Format::PythonSdkLog => log(None, &PYTHON_LOG),
-        Format::GoSdkLog | Format::LibrechatLog | Format::McpRemoteLog => log(None, &CLIENT_LOG),
+        Format::GoSdkLog => log(None, &GO_SDK_LOG),
+        Format::LibrechatLog => log(None, &LIBRECHAT_LOG),
+        Format::McpRemoteLog => log(None, &MCP_REMOTE_LOG),
         Format::Unknown => {
             return Err("not a trace in any format mcp-lint reads, so it cannot be redacted".into())
         }
@@ -260,7 +410,7 @@ mod tests {
                 r#"{"session_id":"s","server_label":"notes","seq":3,"direction":"stderr","text":"secret"}"#,
                 Format::Mcpsnoop
             ),
-            r#"{"session_id":"s","server_label":"redacted","seq":0,"direction":"stderr","text":"redacted"}"#
+            r#"{"session_id":"session-1","server_label":"redacted","seq":0,"direction":"stderr","text":"redacted"}"#
         );
         assert_eq!(
             redacted(
@@ -309,7 +459,7 @@ mod tests {
                 "2025-03-04 11:28:35.823 [error] user-db: Processing request for alice\n2025-03-04 11:28:35.823 [info] user-db: Handling CreateClient action\n",
                 Format::CursorLog
             ),
-            "2025-03-04 11:28:35.823 [error] user-db: redacted\n2025-03-04 11:28:35.823 [info] user-db: Handling CreateClient action\n"
+            "2025-03-04 11:28:35.823 [error] user-server-1: redacted\n2025-03-04 11:28:35.823 [info] user-server-1: Handling CreateClient action\n"
         );
         assert_eq!(
             redacted(

@@ -14,11 +14,15 @@
 //! JavaScript and Python notations logs print) keeping every byte of its
 //! layout; `walk` goes over an input line by line, each line a record, a log
 //! line or the continuation of a value; `formats` says, as data, where each
-//! format keeps its messages, and `text` handles the text around them.
+//! format keeps its messages, and `text` handles the text around them:
+//! a log's lines keep the prefix their decoder reads (server and user names
+//! get pseudonyms) and, by `sentence`, only the known wording of the
+//! client's sentences.
 
 mod context;
 mod formats;
 mod scan;
+mod sentence;
 mod text;
 mod walk;
 
@@ -86,7 +90,7 @@ mod tests {
         let line = r#"{"ts":1,"from":"client","session":"s","msg":{"jsonrpc":"2.0","id":12345678901234567890123,"method":"tools/call","params":{"name":"secret_tool","arguments":{"id":"card 4111","n":7},"_meta":{"progressToken":"p","x/y":"private"}}}}"#;
         assert_eq!(
             redacted(line),
-            r#"{"ts":1,"from":"client","session":"s","msg":{"jsonrpc":"2.0","id":12345678901234567890123,"method":"tools/call","params":{"name":"redacted","arguments":{"id":"redacted","n":0},"_meta":{"progressToken":"p","x/y":"redacted"}}}}"#
+            r#"{"ts":1,"from":"client","session":"session-1","msg":{"jsonrpc":"2.0","id":12345678901234567890123,"method":"tools/call","params":{"name":"redacted","arguments":{"id":"redacted","n":0},"_meta":{"progressToken":"p","x/y":"redacted"}}}}"#
         );
     }
 

@@ -12,10 +12,28 @@ use std::borrow::Cow;
 use serde::Deserialize;
 
 use super::context::{child, is_kept_header, Context, Shape};
+use super::sentence::Names;
 use super::text;
 
 /// The string every piece of free text becomes.
 pub(super) const PLACEHOLDER: &str = "redacted";
+
+/// The bare words of JavaScript and Python printouts.
+const LITERALS: &[&str] = &[
+    "true",
+    "false",
+    "null",
+    "undefined",
+    "NaN",
+    "Infinity",
+    "None",
+    "True",
+    "False",
+    "Object",
+    "Array",
+    "length",
+    "Circular",
+];
 
 /// A header object whose value is not the protocol's: its name stays.
 static HEADER_NAMED: Shape = Shape {
@@ -59,7 +77,7 @@ impl Scanner {
     /// Rewrites the value at the start of `text`, or goes on with the one
     /// left open, into `out`. Returns the length of `text` it took once the
     /// value is complete, `None` when `text` ended inside it.
-    pub fn feed(&mut self, text: &str, out: &mut String) -> Option<usize> {
+    pub fn feed(&mut self, text: &str, names: &mut Names, out: &mut String) -> Option<usize> {
         let bytes = text.as_bytes();
         let mut at = 0;
         if let Some((quote, cut)) = self.cut.take() {
@@ -98,7 +116,7 @@ impl Scanner {
                 }
                 quote @ (b'"' | b'\'') => match string_end(bytes, at + 1, quote) {
                     Some(end) => {
-                        self.string(&text[at..=end], quote, out);
+                        self.string(&text[at..=end], quote, names, out);
                         at = end + 1;
                     }
                     None => {
@@ -156,27 +174,31 @@ impl Scanner {
         }
     }
 
-    fn string(&mut self, raw: &str, quote: u8, out: &mut String) {
+    fn string(&mut self, raw: &str, quote: u8, names: &mut Names, out: &mut String) {
         if self.expects_key() {
             self.set_key(&key_text(raw, quote));
             out.push_str(raw);
         } else {
-            out.push_str(&redact_string(raw, quote, self.value_context()));
+            out.push_str(&redact_string(raw, quote, self.value_context(), names));
         }
     }
 
     /// A bare word: a JavaScript key, a number, or a literal such as `true`,
-    /// `undefined` or `[Object]`'s `Object`, which say nothing private.
+    /// `undefined` or `[Object]`'s `Object`, which say nothing private; any
+    /// other word (a class name, or text that is not a printout at all, in a
+    /// line that seemed to go on with one) is replaced.
     fn bare(&mut self, token: &str, out: &mut String) {
         if self.expects_key() {
             self.set_key(token);
             out.push_str(token);
-        } else if matches!(self.value_context(), Context::Keep)
-            || !token.starts_with(|c: char| c.is_ascii_digit() || "-+.".contains(c))
+        } else if matches!(self.value_context(), Context::Keep | Context::Label(_))
+            || LITERALS.contains(&token)
         {
             out.push_str(token);
-        } else {
+        } else if token.starts_with(|c: char| c.is_ascii_digit() || "-+.".contains(c)) {
             out.push('0');
+        } else {
+            out.push_str(PLACEHOLDER);
         }
     }
 
@@ -274,11 +296,12 @@ fn header_name(text: &str) -> Option<String> {
 
 /// A string value redacted for where it sits: kept, replaced, or (a string
 /// holding a message, a body or a sentence) redacted inside and encoded again.
-fn redact_string(raw: &str, quote: u8, context: Context) -> Cow<'_, str> {
-    let inner: fn(&str, Context) -> Option<String> = |text, context| match context {
+fn redact_string<'a>(raw: &'a str, quote: u8, context: Context, names: &mut Names) -> Cow<'a, str> {
+    let inner = |text: &str, names: &mut Names| match context {
         Context::Message | Context::Body => Some(text::body(text)),
-        Context::Sentence(log) => Some(text::sentence(text, log)),
+        Context::Sentence(log) => Some(text::sentence(text, log, names)),
         Context::Url => Some(text::url(text)),
+        Context::Label(kind) => Some(names.pseudonym(kind, text)),
         _ => None,
     };
     if matches!(context, Context::Keep) {
@@ -287,7 +310,7 @@ fn redact_string(raw: &str, quote: u8, context: Context) -> Cow<'_, str> {
     let decoded = (quote == b'"')
         .then(|| serde_json::from_str::<String>(raw).ok())
         .flatten();
-    match decoded.and_then(|text| inner(&text, context)) {
+    match decoded.and_then(|text| inner(&text, names)) {
         Some(redacted) => Cow::Owned(serde_json::Value::String(redacted).to_string()),
         None => {
             let mut out = String::new();
@@ -304,7 +327,7 @@ mod tests {
 
     fn scan(text: &str, context: Context) -> (String, Option<usize>) {
         let mut out = String::new();
-        let end = Scanner::new(context).feed(text, &mut out);
+        let end = Scanner::new(context).feed(text, &mut Names::default(), &mut out);
         (out, end)
     }
 
@@ -322,25 +345,34 @@ mod tests {
     #[test]
     fn javascript_and_python_notations_keep_their_quotes_and_words() {
         let (out, _) = scan(
-            "{ jsonrpc: '2.0', result: { content: [ [Object] ], serverInfo: { name: 'x' } }, 'ok': False }",
+            "{ jsonrpc: '2.0', result: { content: [ [Object] ], serverInfo: Info { name: 'x' } }, 'ok': False, k: hunter2 }",
             Context::Message,
         );
         assert_eq!(
             out,
-            "{ jsonrpc: '2.0', result: { content: [ [Object] ], serverInfo: { name: 'redacted' } }, 'ok': False }"
+            "{ jsonrpc: '2.0', result: { content: [ [Object] ], serverInfo: redacted { name: 'redacted' } }, 'ok': False, k: redacted }"
         );
+    }
+
+    impl Scanner {
+        fn feed_alone(&mut self, text: &str, out: &mut String) -> Option<usize> {
+            self.feed(text, &mut Names::default(), out)
+        }
     }
 
     #[test]
     fn a_value_open_at_the_end_of_a_line_goes_on_in_the_next() {
         let mut scanner = Scanner::new(Context::Message);
         let mut out = String::new();
-        assert_eq!(scanner.feed("{\"result\": {\"protocolVer", &mut out), None);
         assert_eq!(
-            scanner.feed("   sion\": \"2025-06-18\", \"x\": \"se", &mut out),
+            scanner.feed_alone("{\"result\": {\"protocolVer", &mut out),
             None
         );
-        assert_eq!(scanner.feed("   cret\"}} after", &mut out), Some(10));
+        assert_eq!(
+            scanner.feed_alone("   sion\": \"2025-06-18\", \"x\": \"se", &mut out),
+            None
+        );
+        assert_eq!(scanner.feed_alone("   cret\"}} after", &mut out), Some(10));
         assert_eq!(
             out,
             "{\"result\": {\"protocolVer   sion\": \"2025-06-18\", \"x\": \"redacted   \"}}"

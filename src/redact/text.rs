@@ -5,57 +5,66 @@ use base64::Engine as _;
 
 use super::context::Context;
 use super::scan::{Scanner, PLACEHOLDER};
+use super::sentence::{self, Names};
 use super::walk::{walk, Continues, Layout};
+use crate::decode::LineParts;
 
-/// What of a log's text is free: the server's own output, which the
-/// decoders skip or only count, and never read.
+/// How a log's lines are read: which lines its client wrote, and the
+/// sentences it writes (see [`sentence`]).
 #[derive(Debug)]
 pub(super) struct TextLog {
-    /// Markers after which a line's text is the server's: it starts after
-    /// the marker, and after the separator that follows it when one is
-    /// given (`Child stderr (session s): text`).
-    pub free_after: &'static [(&'static str, &'static str)],
-    /// The decoder's own test of where a line's text is the server's: a
-    /// line the client did not write (stderr going on), a sentence the
-    /// decoder does not read (Cursor logs stderr as its own sentences).
-    pub server_output: Option<fn(&str) -> Option<usize>>,
+    /// The decoder's reading of a line's prefix (`None`: a line the client
+    /// did not write, such as the server's stderr going on, replaced whole).
+    /// Without it, every line is a sentence.
+    pub parts: Option<fn(&str) -> Option<LineParts>>,
+    /// The client's sentences, as templates. `None`: the lines are an HTTP
+    /// body's (SSE fields around messages), kept but for the messages.
+    pub sentences: Option<&'static [&'static str]>,
 }
 
-/// A log without free text of its own (an HTTP body's SSE lines).
-static NOTHING_FREE: TextLog = TextLog {
-    free_after: &[],
-    server_output: None,
+/// The text of an HTTP body: SSE fields and messages.
+static BODY: TextLog = TextLog {
+    parts: None,
+    sentences: None,
 };
+
+impl TextLog {
+    /// What stays of the text around a message on a line of this log.
+    pub fn glue(&self) -> fn(&str, &mut String) {
+        match self.sentences {
+            Some(_) => sentence::words,
+            None => |text, out| out.push_str(text),
+        }
+    }
+}
 
 /// One line of a log. Returns the scanner of a printed value that goes on
 /// in the next line.
-pub(super) fn line(text: &str, log: &TextLog, out: &mut String) -> Option<Scanner> {
-    if let Some(at) = free_start(text, log) {
-        out.push_str(&text[..at]);
-        push_free(&text[at..], out);
-        return None;
-    }
-    payloads(text, out)
-}
-
-fn free_start(text: &str, log: &TextLog) -> Option<usize> {
-    if let Some(at) = log
-        .server_output
-        .and_then(|server_output| server_output(text))
-    {
-        return Some(at);
-    }
-    log.free_after.iter().find_map(|(marker, separator)| {
-        let after = text.find(marker)? + marker.len();
-        Some(match text[after..].find(separator) {
-            Some(at) if !separator.is_empty() => after + at + separator.len(),
-            _ => after,
-        })
-    })
+pub(super) fn line(
+    text: &str,
+    log: &TextLog,
+    names: &mut Names,
+    out: &mut String,
+) -> Option<Scanner> {
+    let Some(sentences) = log.sentences else {
+        return payloads(text, log.glue(), names, out);
+    };
+    let start = match log.parts.map(|parts| parts(text)) {
+        None => 0,
+        Some(None) => {
+            push_free(text, out);
+            return None;
+        }
+        Some(Some(parts)) => {
+            sentence::prefix(text, &parts, names, out);
+            parts.sentence
+        }
+    };
+    sentence::sentence(&text[start..], sentences, names, out)
 }
 
 /// Free text replaced, its indentation kept.
-fn push_free(text: &str, out: &mut String) {
+pub(super) fn push_free(text: &str, out: &mut String) {
     let words = text.trim_start();
     if words.trim_end().is_empty() {
         out.push_str(text);
@@ -65,18 +74,24 @@ fn push_free(text: &str, out: &mut String) {
     }
 }
 
-/// Copies `text`, redacting every value printed in it as a message.
-/// Returns the scanner of one that goes on in the next line.
-pub(super) fn payloads(mut text: &str, out: &mut String) -> Option<Scanner> {
+/// Copies `text`, redacting every value printed in it as a message and the
+/// text around them by `glue`. Returns the scanner of one that goes on in
+/// the next line.
+pub(super) fn payloads(
+    mut text: &str,
+    glue: fn(&str, &mut String),
+    names: &mut Names,
+    out: &mut String,
+) -> Option<Scanner> {
     while let Some(start) = payload_start(text) {
-        out.push_str(&text[..start]);
+        glue(&text[..start], out);
         let mut scanner = Scanner::new(Context::Message);
-        match scanner.feed(&text[start..], out) {
+        match scanner.feed(&text[start..], names, out) {
             Some(len) => text = &text[start + len..],
             None => return Some(scanner),
         }
     }
-    out.push_str(text);
+    glue(text, out);
     None
 }
 
@@ -97,21 +112,16 @@ pub(super) fn opens_value(text: &str) -> bool {
 }
 
 /// A sentence held in a JSON string (a record's text), possibly of several
-/// lines; free text after a marker goes on to its end.
-pub(super) fn sentence(text: &str, log: &'static TextLog) -> String {
-    if let Some(at) = free_start(text, log) {
-        let mut out = text[..at].to_string();
-        push_free(&text[at..], &mut out);
-        return out;
+/// lines.
+pub(super) fn sentence(text: &str, log: &'static TextLog, names: &mut Names) -> String {
+    let mut out = String::new();
+    match log.sentences {
+        Some(sentences) => {
+            sentence::sentence(text, sentences, names, &mut out);
+        }
+        None => push_free(text, &mut out),
     }
-    walk(
-        text,
-        &Layout {
-            record: None,
-            text: Some(log),
-            continues: Continues::Indented,
-        },
-    )
+    out
 }
 
 /// The text of an HTTP body: JSON or SSE, redacted inside; base64 of
@@ -123,7 +133,7 @@ pub(super) fn body(text: &str) -> String {
     if is_json_or_sse(text) {
         let layout = Layout {
             record: None,
-            text: Some(&NOTHING_FREE),
+            text: Some(&BODY),
             continues: Continues::Always,
         };
         return walk(text, &layout);
@@ -198,33 +208,40 @@ mod tests {
     use super::*;
 
     static LOG: TextLog = TextLog {
-        free_after: &[("[server stderr] ", ""), ("Child stderr", ": ")],
-        server_output: Some(|line| (!line.starts_with(|c: char| c.is_ascii_digit())).then_some(0)),
+        parts: Some(|line| {
+            let (tag, sentence) = line.split_once("] ")?;
+            let server = tag.strip_prefix("1 [")?;
+            Some(LineParts::of(
+                line,
+                &[(server, crate::decode::Tag::Server)],
+                sentence,
+            ))
+        }),
+        sentences: Some(&["Message from client: {json}", "[server stderr] {free}"]),
     };
 
     fn redacted(text: &str) -> String {
         let mut out = String::new();
-        assert!(line(text, &LOG, &mut out).is_none());
+        let names = &mut Names::default();
+        assert!(line(text, &LOG, names, &mut out).is_none());
         out
     }
 
     #[test]
-    fn log_lines_keep_their_prefix_and_lose_messages_and_stderr() {
+    fn log_lines_keep_their_prefix_and_known_sentences() {
         assert_eq!(
             redacted(
-                r#"2025-07-12T05:51:44.601Z [c] [info] Message from client: {"method":"initialize","params":{"clientInfo":{"name":"me"}},"id":0} { metadata: undefined }"#
+                r#"1 [c] Message from client: {"method":"initialize","params":{"clientInfo":{"name":"me"}},"id":0} { metadata: undefined }"#
             ),
-            r#"2025-07-12T05:51:44.601Z [c] [info] Message from client: {"method":"initialize","params":{"clientInfo":{"name":"redacted"}},"id":0} { metadata: undefined }"#
+            r#"1 [server-1] Message from client: {"method":"initialize","params":{"clientInfo":{"name":"redacted"}},"id":0} { metadata: undefined }"#
         );
         assert_eq!(
-            redacted("2026-07-24 02:03:14.102 [warning] [server stderr] loaded /home/me/secret"),
-            "2026-07-24 02:03:14.102 [warning] [server stderr] redacted"
+            redacted("1 [c] [server stderr] loaded /home/me/secret"),
+            "1 [server-1] [server stderr] redacted"
         );
-        assert_eq!(
-            redacted("1 [supergateway] Child stderr (session a): boom"),
-            "1 [supergateway] Child stderr (session a): redacted"
-        );
+        assert_eq!(redacted("1 [c] Loading /home/me"), "1 [server-1] redacted");
         assert_eq!(redacted("npm warn exec a secret path"), "redacted");
+        assert_eq!(redacted("   at /home/me/x.js:1"), "   redacted");
     }
 
     #[test]
@@ -251,19 +268,24 @@ mod tests {
             b"{\"id\":1,\"params\":{\"name\":\"redacted\"}}"
         );
         static SENTENCE: TextLog = TextLog {
-            free_after: &[("Server stderr:", "")],
-            server_output: None,
+            parts: None,
+            sentences: Some(&["Server stderr:{free}", "Received: {json}"]),
         };
         assert_eq!(
-            sentence("Server stderr: a\nb", &SENTENCE),
+            sentence("Server stderr: a\nb", &SENTENCE, &mut Names::default()),
             "Server stderr: redacted"
         );
         assert_eq!(
             sentence(
-                "Received: {\"id\":1,\"error\":{\"message\":\"x\"}}\nnext",
-                &SENTENCE
+                "Received: {\"id\":1,\"error\":{\"message\":\"x\"}}",
+                &SENTENCE,
+                &mut Names::default()
             ),
-            "Received: {\"id\":1,\"error\":{\"message\":\"redacted\"}}\nnext"
+            "Received: {\"id\":1,\"error\":{\"message\":\"redacted\"}}"
+        );
+        assert_eq!(
+            sentence("Said: a\nb", &SENTENCE, &mut Names::default()),
+            "redacted"
         );
     }
 }

@@ -5,6 +5,7 @@
 
 use super::context::Context;
 use super::scan::{Scanner, PLACEHOLDER};
+use super::sentence::Names;
 use super::text::{self, TextLog};
 
 /// What replaces a line that is not JSON in a JSON-lines trace: still not JSON.
@@ -46,13 +47,14 @@ impl Layout {
 struct Walker<'a> {
     layout: &'a Layout,
     open: Option<Scanner>,
+    names: Names,
 }
 
 impl Walker<'_> {
     fn line(&mut self, line: &str, out: &mut String) {
         if let Some(mut scanner) = self.open.take() {
             if self.layout.goes_on(line) {
-                match scanner.feed(line, out) {
+                match scanner.feed(line, &mut self.names, out) {
                     Some(len) => self.after_value(&line[len..], out),
                     None => self.open = Some(scanner),
                 }
@@ -69,13 +71,13 @@ impl Walker<'_> {
             Some(context) if is_record => {
                 out.push_str(&line[..indent]);
                 let mut scanner = Scanner::new(context);
-                match scanner.feed(&line[indent..], out) {
+                match scanner.feed(&line[indent..], &mut self.names, out) {
                     Some(len) => self.after_value(&line[indent + len..], out),
                     None => self.keep_open(scanner),
                 }
             }
             _ => match self.layout.text {
-                Some(log) => self.open = text::line(line, log, out),
+                Some(log) => self.open = text::line(line, log, &mut self.names, out),
                 None if line.trim().is_empty() => out.push_str(line),
                 None => out.push_str(NOT_JSON),
             },
@@ -96,7 +98,7 @@ impl Walker<'_> {
             return Some(0);
         };
         out.push_str(&text[..indent]);
-        let end = indent + Scanner::new(context).feed(&text[indent..], out)?;
+        let end = indent + Scanner::new(context).feed(&text[indent..], &mut self.names, out)?;
         let line_end = text[end..]
             .find(['\r', '\n'])
             .map_or(text.len(), |at| end + at);
@@ -114,7 +116,7 @@ impl Walker<'_> {
     /// text that keeps the line from being JSON, without its words.
     fn after_value(&mut self, rest: &str, out: &mut String) {
         match self.layout.text {
-            Some(_) => self.open = text::payloads(rest, out),
+            Some(log) => self.open = text::payloads(rest, log.glue(), &mut self.names, out),
             None if rest.trim().is_empty() => out.push_str(rest),
             None => {
                 out.push(' ');
@@ -138,7 +140,11 @@ fn lines_with_endings(bytes: &[u8]) -> impl Iterator<Item = (&[u8], &[u8])> {
 /// An input redacted line for line. A line that is not UTF-8 is replaced
 /// whole: it is reported as unreadable either way.
 pub(super) fn walk_bytes(bytes: &[u8], layout: &Layout) -> Vec<u8> {
-    let mut walker = Walker { layout, open: None };
+    let mut walker = Walker {
+        layout,
+        open: None,
+        names: Names::default(),
+    };
     let mut out = String::with_capacity(bytes.len());
     let mut rest = bytes;
     if let (Continues::Always, Ok(text)) = (layout.continues, std::str::from_utf8(bytes)) {
