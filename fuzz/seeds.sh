@@ -9,14 +9,19 @@ set -euo pipefail
 cd "$(dirname "$0")"
 testdata=../testdata
 
-# seed TARGET SELECTOR FILE: copies FILE into TARGET's corpus, after the
-# selector byte (a printf escape such as '\x03', or '' for none).
+# seed TARGET SELECTOR FILE [BYTES]: copies FILE (its first BYTES, if
+# given) into TARGET's corpus, after the selector byte (a printf escape such
+# as '\x03', or '' for none).
 seed() {
-    local target=$1 selector=$2 file=$3
+    local target=$1 selector=$2 file=$3 bytes=${4:-}
     mkdir -p "corpus/$target"
     local name
     name=$(printf '%s' "$selector$file" | sha1sum | cut -c1-16)
-    { printf "$selector"; cat "$file"; } > "corpus/$target/$name"
+    if [[ -n $bytes ]]; then
+        { printf "$selector"; head -c "$bytes" "$file"; } > "corpus/$target/$name"
+    else
+        { printf "$selector"; cat "$file"; } > "corpus/$target/$name"
+    fi
 }
 
 rm -rf corpus
@@ -25,8 +30,9 @@ for file in "$testdata"/canonical/*.jsonl "$testdata"/races/*.jsonl \
     "$testdata"/ts-sdk-tasks/*.jsonl; do
     seed jsonl '\x00' "$file"
     seed jsonl '\x02' "$file"
-    # Any bytes make an engine trace; a trace's own bytes steer it somewhere.
-    seed engine '\x00' "$file"
+    # Any bytes make an engine trace (about 60 lines a KiB); a trace's own
+    # bytes steer it somewhere. Short seeds keep the runs fast.
+    seed engine '\x00' "$file" 1024
 done
 seed jsonl '\x01' "$testdata/bare-stdio-capture.jsonl"
 for file in "$testdata"/har/*.har "$testdata"/sessions/*.har; do

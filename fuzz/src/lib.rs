@@ -32,17 +32,20 @@ pub fn report(bytes: &[u8], engine: Engine) {
     }
 }
 
+/// Writes a report of inputs 0 and 1, both `bytes` (the engine target
+/// splits its trace into two inputs).
 fn write(bytes: &[u8], diagnostics: &[Diagnostic], stats: Stats, format: OutputFormat) {
     let text = SourceText::Owned(bytes.to_vec());
-    let sources = [SourceInfo {
-        name: "fuzz".into(),
+    let source = |name: &str| SourceInfo {
+        name: name.into(),
         text: Some(&text),
-    }];
+    };
+    let sources = [source("fuzz"), source("fuzz-2")];
     let report = Report {
         diagnostics,
         sources: &sources,
         stats,
-        files: 1,
+        files: 2,
         unreadable: 0,
         quiet: false,
     };
