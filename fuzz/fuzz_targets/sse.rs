@@ -25,6 +25,7 @@ fuzz_target!(|data: &[u8]| {
     }
     let headers = json!([{"name": "Content-Type", "value": "text/event-stream"}]);
     let response = json!({"status": 200, "headers": headers, "content": {"mimeType": "text/event-stream", "text": body}});
-    let har = json!({"log": {"version": "1.2", "entries": [{"request": request, "response": response}]}});
+    let har =
+        json!({"log": {"version": "1.2", "entries": [{"request": request, "response": response}]}});
     mcp_lint_fuzz::lint(har.to_string().as_bytes(), Some(Format::Har));
 });
