@@ -8,12 +8,14 @@
 //! generator also writes the truth: where it put each of them ([`Label`]),
 //! so a test can compare what mcp-lint finds with what is there.
 
+mod from_bytes;
 mod har;
 mod inspector;
 mod jsonl;
 
 use std::io::{self, Write};
 
+pub use from_bytes::trace_from_bytes;
 pub use har::{generate_har, generate_har_with_truth};
 pub use inspector::generate_inspector;
 pub use jsonl::{generate, generate_with_truth};
