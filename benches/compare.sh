@@ -7,7 +7,9 @@
 #   bash benches/compare.sh --quick         # 16 and 64 MiB: proves the script works
 #
 # Options: --sizes MiB,MiB,...  --runs N (best and median of N)  --files N
-# (small files for the pre-commit case, default 1000)  --quick.
+# (small files for the pre-commit case, default 1000)  --quick  --jq-tracking
+# (also time benches/naive.jq, off by default: under jq 1.6 it runs for
+# many minutes even at 64 MiB).
 # Traces are generated (benches/generate.rs) under $BENCH_DIR
 # (default /tmp/mcp-lint-bench), reused while the generator is unchanged, and
 # never committed. Needs jq, python3 and GNU time (/usr/bin/time).
@@ -19,13 +21,15 @@ set -euo pipefail
 sizes=100,1024
 runs=3
 files=1000
+jq_tracking=false
 while (($#)); do
   case $1 in
     --quick) sizes=16,64 ;;
     --sizes) sizes=$2; shift ;;
     --runs) runs=$2; shift ;;
     --files) files=$2; shift ;;
-    *) echo "usage: $0 [--quick] [--sizes MiB,...] [--runs N] [--files N]" >&2; exit 2 ;;
+    --jq-tracking) jq_tracking=true ;;
+    *) echo "usage: $0 [--quick] [--sizes MiB,...] [--runs N] [--files N] [--jq-tracking]" >&2; exit 2 ;;
   esac
   shift
 done
@@ -77,7 +81,8 @@ if [[ ! -d $many ]]; then
 fi
 
 # measure KEY COMMAND...: runs it $runs times under GNU time and records the
-# best and median wall time, median CPU time (user + system) and peak RSS.
+# best and median wall time (bash's clock: GNU time's has 10 ms steps),
+# median CPU time (user + system) and peak RSS.
 # A command of the form `cat FILE | ...` is written as: stdin FILE COMMAND...
 declare -A best median cpu rss
 measure() {
@@ -85,15 +90,17 @@ measure() {
   shift
   local walls=() cpus=() peak=0
   for ((run = 0; run < runs; run++)); do
+    local start=$EPOCHREALTIME
     if [[ $1 == stdin ]]; then
       # shellcheck disable=SC2002 # a pipe, not a file, is what is measured
       cat "$2" | /usr/bin/time -f "%e %U %S %M" -o "$out" "${@:3}" >/dev/null || true
     else
       /usr/bin/time -f "%e %U %S %M" -o "$out" "$@" >/dev/null || true
     fi
-    read -r wall user sys kib < <(tail -n 1 "$out")
-    walls+=("$wall")
-    cpus+=("$(awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }')")
+    local end=$EPOCHREALTIME
+    read -r _ user sys kib < <(tail -n 1 "$out")
+    walls+=("$(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.3f", e - s }')")
+    cpus+=("$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')")
     if ((kib > peak)); then peak=$kib; fi
   done
   best[$key]=$(printf '%s\n' "${walls[@]}" | sort -g | head -n 1)
@@ -116,7 +123,7 @@ for mib in "${sizes[@]}"; do
   measure "noschema:$mib" "$lint" "${json[@]}" --threads 2 --ignore schema "$trace"
   measure "stdin:$mib" stdin "$trace" "$lint" "${json[@]}" --threads 2 -
   measure "python:$mib" python3 benches/naive.py "$trace"
-  measure "jq:$mib" jq -n -c -f benches/naive.jq "$trace"
+  if $jq_tracking; then measure "jq:$mib" jq -n -c -f benches/naive.jq "$trace"; fi
   measure "jqparse:$mib" jq -n -c 'reduce (inputs | .msg.method? // "other") as $m ({}; .[$m] += 1)' "$trace"
 done
 echo "measuring $files small files..." >&2
@@ -133,7 +140,7 @@ label() {
     lint2) echo '`mcp-lint --format json trace.jsonl` (every default rule, 2 threads)' ;;
     lint1) echo '`mcp-lint --format json --threads 1 trace.jsonl`' ;;
     noschema) echo '`mcp-lint --format json --ignore schema trace.jsonl` (2 threads)' ;;
-    stdin) echo '`cat trace.jsonl | mcp-lint --format json -` (2 threads)' ;;
+    stdin) echo '`cat trace.jsonl \| mcp-lint --format json -` (2 threads)' ;;
     python) echo '`python3 benches/naive.py trace.jsonl` (ids and tokens in dicts)' ;;
     jq) echo '`jq -n -f benches/naive.jq trace.jsonl` (the same tracking)' ;;
     jqparse) echo '`jq -n` counting messages per method (parse only)' ;;
@@ -147,6 +154,7 @@ for mib in "${sizes[@]}"; do
   echo "|---|---|---|---|---|---|"
   for what in wc lint2 lint1 noschema stdin python jq jqparse; do
     key=$what:$mib
+    [[ -v "best[$key]" ]] || continue
     echo "| $(label "$what") | ${best[$key]} s | ${median[$key]} s | ${cpu[$key]} s | $(calc "$bytes / ${best[$key]} / 1e6") MB/s | ${rss[$key]} MB |"
   done
 done
@@ -169,7 +177,8 @@ ratio 'throughput of `wc -l` kept, `--ignore schema`' '>= 0.17' best wc best nos
 ratio '2 threads: wall time cut against 1' '>= 1.70' best lint1 best lint2
 ratio '2 threads: CPU time against 1 (medians)' '<= 1.15' cpu lint2 cpu lint1
 ratio 'faster than naive.py' '>= 25' best python best lint2
-ratio 'faster than naive.jq' '>= 25' best jq best lint2
+if $jq_tracking; then ratio 'faster than naive.jq' '>= 25' best jq best lint2; fi
+ratio 'faster than jq counting per method (parse only)' '>= 25' best jqparse best lint2
 line='| seconds per GiB, 2 threads (linear: the same at every size) | |'
 for mib in "${sizes[@]}"; do line+=" $(calc "${best[lint2:$mib]} * 1024 / $mib") |"; done
 echo "$line"

@@ -4,6 +4,10 @@
 #
 #   jq -n -c -f benches/naive.jq TRACE.jsonl
 #
+# Under jq 1.6 it is very slow (on a loaded 2-core machine it had not finished
+# a 64 MiB trace after 8 minutes): benches/compare.sh times it only with --jq-tracking,
+# and always times a parse-only jq pass (messages counted per method).
+#
 # Keys are "session side id" with the id (or token) as JSON text, so integer 0
 # and string "0" stay apart. Requests are keyed by the side that sent them.
 
