@@ -1,11 +1,11 @@
 //! `mcp-lint PATH...`: inputs and their configuration -> lint -> severity
 //! overrides and per-file ignores -> report -> exit code.
 
-use std::cell::RefCell;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::rc::Rc;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
+
+use rayon::prelude::*;
 
 use crate::baseline::Baseline;
 use crate::cli::{self, Cli, RuleArgs, EXIT_CLEAN, EXIT_FINDINGS, EXIT_TROUBLE};
@@ -298,46 +298,92 @@ fn display_name(cli: &Cli, input: &InputPath) -> String {
     }
 }
 
-/// Lints every input, one engine per configuration (each has its own rules
-/// and protocol version); sources keep their numbers across engines.
+/// Lints every input, several at once (rayon), each with its own engine and
+/// its configuration's rules and protocol version; the engine keeps every
+/// input's sessions apart, so this finds what one engine fed them in turn
+/// would. Results, warnings and errors are gathered in input order.
 fn lint_all(cli: &Cli, plan: &Plan) -> Linted {
+    let progress = Arc::new(Mutex::new(Progress::new(
+        progress::wanted(cli.quiet),
+        plan.inputs.iter().map(input_size).sum(),
+    )));
+    let results: Vec<InputLinted> = (0..plan.inputs.len())
+        .into_par_iter()
+        .map(|index| lint_input(cli, plan, index, &progress))
+        .collect();
+    lock(&progress).finish();
     let mut linted = Linted {
-        texts: (0..plan.inputs.len()).map(|_| None).collect(),
+        texts: Vec::with_capacity(results.len()),
         diagnostics: Vec::new(),
         stats: Stats::default(),
         files: 0,
         unreadable: 0,
     };
-    let progress = Rc::new(RefCell::new(Progress::new(
-        progress::wanted(cli.quiet),
-        plan.inputs.iter().map(input_size).sum(),
-    )));
-    for (group, settings) in plan.settings.iter().enumerate() {
-        let engine = settings.engine();
-        let mut linter = Linter::new(engine, cli.input_format.0);
-        let shared = Rc::clone(&progress);
-        linter.on_progress = Some(Box::new(move |engine: &Engine, bytes| {
-            shared
-                .borrow_mut()
-                .update(bytes, engine.stats(), engine.findings());
-        }));
-        for index in 0..plan.inputs.len() {
-            if plan.group[index] == group {
-                linted.texts[index] = lint_counted(cli, &mut linter, plan, index, &mut linted);
-                let mut progress = progress.borrow_mut();
-                progress.input_done(input_size(&plan.inputs[index]));
-                progress.update(0, linter.engine.stats(), linter.engine.findings());
+    for (result, name) in results.into_iter().zip(&plan.names) {
+        match result.read {
+            Ok(()) => {
+                linted.files += 1;
+                if !cli.quiet && result.text.as_ref().is_none_or(is_blank) {
+                    eprintln!(
+                        "mcp-lint: warning: {name}: the input is empty; there is nothing to lint"
+                    );
+                }
+            }
+            Err(e) => {
+                cli::error(format!("{name}: {e}"));
+                linted.unreadable += 1;
             }
         }
-        let (diagnostics, stats) = linter.engine.finish();
-        progress.borrow_mut().engine_done(stats, diagnostics.len());
-        linted.diagnostics.extend(diagnostics);
-        linted.stats.events += stats.events;
-        linted.stats.sessions += stats.sessions;
+        linted.texts.push(result.text);
+        linted.diagnostics.extend(result.diagnostics);
+        linted.stats.events += result.stats.events;
+        linted.stats.sessions += result.stats.sessions;
     }
-    progress.borrow_mut().finish();
     Diagnostic::sort(&mut linted.diagnostics);
     linted
+}
+
+/// What linting one input produced, or why it could not be read.
+struct InputLinted {
+    text: Option<SourceText>,
+    diagnostics: Vec<Diagnostic>,
+    stats: Stats,
+    read: std::io::Result<()>,
+}
+
+/// Lints input number `index` with an engine of its own.
+fn lint_input(
+    cli: &Cli,
+    plan: &Plan,
+    index: usize,
+    progress: &Arc<Mutex<Progress>>,
+) -> InputLinted {
+    let settings = &plan.settings[plan.group[index]];
+    let mut linter = Linter::new(settings.engine(), cli.input_format.0);
+    let shared = Arc::clone(progress);
+    linter.on_progress = Some(Box::new(move |engine: &Engine, bytes| {
+        lock(&shared).update(index, bytes, engine.stats(), engine.findings());
+    }));
+    let (text, read) = match lint_one(&mut linter, index as u32, &plan.inputs[index]) {
+        Ok(text) => (text, Ok(())),
+        Err(e) => (None, Err(e)),
+    };
+    let (diagnostics, stats) = linter.engine.finish();
+    let size = input_size(&plan.inputs[index]);
+    lock(progress).input_done(index, size, stats, diagnostics.len());
+    InputLinted {
+        text,
+        diagnostics,
+        stats,
+        read,
+    }
+}
+
+/// The progress line; one that a panicking input left locked is still drawn.
+fn lock(progress: &Mutex<Progress>) -> std::sync::MutexGuard<'_, Progress> {
+    progress
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// The size of a file input, for the progress bar (0 for stdin).
@@ -345,33 +391,6 @@ fn input_size(input: &InputPath) -> u64 {
     match input {
         InputPath::File(path) => std::fs::metadata(path).map_or(0, |m| m.len()),
         InputPath::Stdin => 0,
-    }
-}
-
-/// Lints one input and counts it as read or unreadable.
-fn lint_counted(
-    cli: &Cli,
-    linter: &mut Linter,
-    plan: &Plan,
-    index: usize,
-    linted: &mut Linted,
-) -> Option<SourceText> {
-    let name = &plan.names[index];
-    match lint_one(linter, index as u32, &plan.inputs[index]) {
-        Ok(text) => {
-            linted.files += 1;
-            if !cli.quiet && text.as_ref().is_none_or(is_blank) {
-                eprintln!(
-                    "mcp-lint: warning: {name}: the input is empty; there is nothing to lint"
-                );
-            }
-            text
-        }
-        Err(e) => {
-            cli::error(format!("{name}: {e}"));
-            linted.unreadable += 1;
-            None
-        }
     }
 }
 

@@ -2,6 +2,7 @@
 //! sessions and findings so far. Only on a terminal, never in CI logs, never
 //! with --quiet; it is erased before the report is written.
 
+use std::collections::HashMap;
 use std::io::{IsTerminal, Write};
 use std::time::{Duration, Instant};
 
@@ -19,11 +20,34 @@ pub struct Progress {
     drawn: Option<Instant>,
     /// Bytes of every input, when known (stdin is not).
     total_bytes: u64,
-    /// Bytes of the inputs already finished.
-    done_bytes: u64,
-    /// Sessions and findings of the engines already finished.
-    done_sessions: u64,
-    done_findings: usize,
+    /// Bytes, sessions and findings of the inputs already finished...
+    done: Count,
+    /// ...and of those being linted (several at once), by input number.
+    current: HashMap<usize, Count>,
+}
+
+/// How far linting has got.
+#[derive(Debug, Clone, Copy, Default)]
+struct Count {
+    bytes: u64,
+    sessions: u64,
+    findings: usize,
+}
+
+impl Count {
+    fn new(bytes: u64, stats: Stats, findings: usize) -> Count {
+        Count {
+            bytes,
+            sessions: stats.sessions,
+            findings,
+        }
+    }
+
+    fn add(&mut self, other: Count) {
+        self.bytes += other.bytes;
+        self.sessions += other.sessions;
+        self.findings += other.findings;
+    }
 }
 
 /// Whether a progress line may be drawn: stderr is a terminal and this is not CI.
@@ -42,14 +66,26 @@ impl Progress {
             start: Instant::now(),
             drawn: None,
             total_bytes,
-            done_bytes: 0,
-            done_sessions: 0,
-            done_findings: 0,
+            done: Count::default(),
+            current: HashMap::new(),
         }
     }
 
-    /// The engine is `bytes` into the current input.
-    pub fn update(&mut self, bytes: u64, stats: Stats, findings: usize) {
+    /// The engine of input number `input` is `bytes` into it.
+    pub fn update(&mut self, input: usize, bytes: u64, stats: Stats, findings: usize) {
+        self.current
+            .insert(input, Count::new(bytes, stats, findings));
+        self.draw();
+    }
+
+    /// Input number `input` is finished, with its size, sessions and findings.
+    pub fn input_done(&mut self, input: usize, bytes: u64, stats: Stats, findings: usize) {
+        self.current.remove(&input);
+        self.done.add(Count::new(bytes, stats, findings));
+        self.draw();
+    }
+
+    fn draw(&mut self) {
         let now = Instant::now();
         let due = self
             .drawn
@@ -58,25 +94,12 @@ impl Progress {
             return;
         }
         self.drawn = Some(now);
-        let line = self.line(
-            self.done_bytes + bytes,
-            self.done_sessions + stats.sessions,
-            self.done_findings + findings,
-        );
+        let total = self.total();
+        let line = self.line(total.bytes, total.sessions, total.findings);
         let mut err = std::io::stderr().lock();
         // Progress is a courtesy: a failing stderr must not fail the run.
         let _ = write!(err, "\r\x1b[2K{line}");
         let _ = err.flush();
-    }
-
-    pub fn input_done(&mut self, bytes: u64) {
-        self.done_bytes += bytes;
-    }
-
-    /// An engine finished with these sessions and findings.
-    pub fn engine_done(&mut self, stats: Stats, findings: usize) {
-        self.done_sessions += stats.sessions;
-        self.done_findings += findings;
     }
 
     /// Erases the line, so the report starts on a clean one.
@@ -84,6 +107,13 @@ impl Progress {
         if self.drawn.take().is_some() {
             let _ = write!(std::io::stderr(), "\r\x1b[2K");
         }
+    }
+
+    /// The inputs finished and those under way, added up.
+    fn total(&self) -> Count {
+        let mut total = self.done;
+        self.current.values().for_each(|count| total.add(*count));
+        total
     }
 
     fn line(&self, bytes: u64, sessions: u64, findings: usize) -> String {
@@ -123,10 +153,25 @@ mod tests {
     }
 
     #[test]
+    fn inputs_linted_at_once_add_up() {
+        let mut progress = Progress::new(false, 100);
+        let stats = |sessions| Stats {
+            events: 0,
+            sessions,
+        };
+        progress.update(0, 10, stats(1), 2);
+        progress.update(1, 20, stats(2), 0);
+        progress.update(0, 15, stats(1), 3);
+        progress.input_done(1, 40, stats(3), 1);
+        let total = progress.total();
+        assert_eq!((total.bytes, total.sessions, total.findings), (55, 4, 4));
+    }
+
+    #[test]
     fn nothing_is_drawn_when_disabled() {
         let mut progress = Progress::new(false, 10);
         progress.start -= DELAY * 2;
-        progress.update(5, Stats::default(), 0);
+        progress.update(0, 5, Stats::default(), 0);
         assert!(progress.drawn.is_none());
     }
 }
