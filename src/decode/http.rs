@@ -268,6 +268,18 @@ impl Exchange<'_> {
                         );
                     }
                 }
+                if !body.text.trim().is_empty() && !sse::has_field_lines(&body.text) {
+                    let why = "the body is labelled text/event-stream but is not an event stream (no line of it is an SSE field)";
+                    out.push(Timed {
+                        time: end,
+                        event: event(
+                            body.offset,
+                            None,
+                            format!("response body of {}", self.describe()),
+                            Payload::Unreadable(Unreadable::Json(why.into())),
+                        ),
+                    });
+                }
             } else if self.response_is_json(&body.text) {
                 let place = format!("response body of {}", self.describe());
                 push_body(&mut out, body, Side::Server, place, end);

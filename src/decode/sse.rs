@@ -50,6 +50,15 @@ fn field(line: &str) -> (&str, &str) {
     }
 }
 
+/// Whether a body reads as an event stream at all: some line of it is a
+/// comment or an SSE field (`data`, `event`, `id`, `retry`). A JSON
+/// document or an HTML error page labelled `text/event-stream` is not.
+pub fn has_field_lines(body: &str) -> bool {
+    body.split(['\r', '\n']).any(|line| {
+        line.starts_with(':') || matches!(field(line).0, "data" | "event" | "id" | "retry")
+    })
+}
+
 /// Parses a whole body into its events.
 pub fn parse(body: &str) -> Vec<SseEvent> {
     let mut events = Vec::new();
@@ -148,6 +157,16 @@ mod tests {
         let events = parse("data: {\"jsonrpc\":\"2.0\"}");
         assert_eq!(events.len(), 1);
         assert_eq!(events[0].data, "{\"jsonrpc\":\"2.0\"}");
+    }
+
+    #[test]
+    fn only_field_lines_make_an_event_stream() {
+        assert!(has_field_lines(": keep-alive\r\n\r\n"));
+        assert!(has_field_lines("id: 1\rdata: {}\r\r"));
+        assert!(!has_field_lines(
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}"
+        ));
+        assert!(!has_field_lines("<html>\n<body>data: 502</body>\n</html>"));
     }
 
     #[test]
