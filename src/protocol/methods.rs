@@ -270,10 +270,18 @@ pub fn static_name(name: &str) -> Option<&'static str> {
 /// A known method's name as a number (its first row in the table), for
 /// state kept per request in as few bytes as possible.
 pub fn name_index(name: &str) -> Option<u16> {
-    let row = rows(name).next()?;
-    let index = METHODS.iter().position(|r| std::ptr::eq(r, row))?;
-    u16::try_from(index).ok()
+    NAME_INDEX.get(name).copied()
 }
+
+/// Each method name's first row in the table, by name (one hash per answer).
+static NAME_INDEX: LazyLock<HashMap<&'static str, u16>> = LazyLock::new(|| {
+    let mut index: HashMap<&'static str, u16> = HashMap::default();
+    for (at, row) in METHODS.iter().enumerate() {
+        let at = u16::try_from(at).expect("the method table has fewer than 65536 rows");
+        index.entry(row.name).or_insert(at);
+    }
+    index
+});
 
 /// The name that [`name_index`] numbered.
 pub fn name_at(index: u16) -> Option<&'static str> {
