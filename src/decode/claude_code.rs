@@ -26,7 +26,7 @@ use compact_str::CompactString;
 use serde::Deserialize;
 
 use super::client_report;
-use super::logline::{bracketed, Connections, LineParts, Tag};
+use super::logline::{bracketed, Connections, LineParts};
 use super::timestamp::parse_rfc3339_ms;
 use super::{line_location, lines, vscode_log};
 use crate::event::{Event, Location, Unreadable};
@@ -108,12 +108,7 @@ struct DebugLine<'a> {
 /// a line Claude Code did not write, which goes on with the server's stderr.
 pub(crate) fn line_parts(line: &str) -> Option<LineParts> {
     let parsed = debug_line(line)?;
-    let tags: Vec<_> = parsed
-        .server
-        .map(|s| (s, Tag::Server))
-        .into_iter()
-        .collect();
-    Some(LineParts::of(line, &tags, parsed.sentence))
+    Some(LineParts::of_server(line, parsed.server, parsed.sentence))
 }
 
 /// Reads `<RFC 3339> [LEVEL] text`, unwrapping the VS Code extension's
@@ -260,6 +255,7 @@ fn decode_debug_log(bytes: &[u8], source: u32) -> Vec<Event> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::decode::logline::Tag;
 
     #[test]
     fn the_server_s_output_goes_on_in_lines_claude_code_did_not_write() {

@@ -22,7 +22,7 @@
 
 use std::borrow::Cow;
 
-use super::logline::{bracketed, is_level, messages_in, Connections, LineParts, Tag};
+use super::logline::{bracketed, is_level, messages_in, Connections, LineParts};
 use super::timestamp::parse_rfc3339_ms;
 use super::{client_report, payload_free};
 use super::{line_location, lines};
@@ -121,12 +121,7 @@ fn parse(line: &str) -> Option<Line<'_>> {
 /// for any other line, which is the server's stderr.
 pub(crate) fn line_parts(line: &str) -> Option<LineParts> {
     let parsed = parse(line)?;
-    let tags: Vec<_> = parsed
-        .server
-        .map(|s| (s, Tag::Server))
-        .into_iter()
-        .collect();
-    Some(LineParts::of(line, &tags, parsed.sentence))
+    Some(LineParts::of_server(line, parsed.server, parsed.sentence))
 }
 
 /// The sender and the text of a `Message from ...: ` line.
@@ -274,6 +269,7 @@ fn push_messages(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::decode::logline::Tag;
     use crate::event::Body;
 
     const INIT: &str = r#"{"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"claude-ai","version":"0.1.0"}},"jsonrpc":"2.0","id":0}"#;

@@ -19,7 +19,7 @@
 //! carry no time.
 
 use super::client_report;
-use super::logline::{bracketed, is_level, Connections, LineParts, Tag};
+use super::logline::{bracketed, is_level, Connections, LineParts};
 use super::{line_location, lines, vscode_log};
 use crate::event::Event;
 
@@ -81,11 +81,7 @@ pub(super) fn is_marker(line: &[u8]) -> bool {
 /// on). Cursor logs the server's stderr as sentences of its own too.
 pub(crate) fn line_parts(line: &str) -> Option<LineParts> {
     let (tag, sentence) = parse(line)?;
-    let tags: Vec<_> = session_name(tag)
-        .map(|s| (s, Tag::Server))
-        .into_iter()
-        .collect();
-    Some(LineParts::of(line, &tags, sentence))
+    Some(LineParts::of_server(line, session_name(tag), sentence))
 }
 
 /// The session of a tag: `user-<server>` and the four-character tag of the
@@ -122,6 +118,7 @@ pub(crate) fn decode(bytes: &[u8], source: u32) -> Vec<Event> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::decode::logline::Tag;
 
     #[test]
     fn tags_of_every_layout() {

@@ -61,6 +61,12 @@ impl LineParts {
             sentence: span(line, sentence).start,
         }
     }
+
+    /// A line whose only tag names its server, if it names one.
+    pub fn of_server(line: &str, server: Option<&str>, sentence: &str) -> Self {
+        let tags: Vec<_> = server.map(|s| (s, Tag::Server)).into_iter().collect();
+        LineParts::of(line, &tags, sentence)
+    }
 }
 
 /// Where `part`, a slice of `line`, sits in it.
