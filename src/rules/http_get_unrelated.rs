@@ -79,9 +79,7 @@ mod tests {
         assert_eq!(findings("http-get-unrelated", &trace), []);
     }
 
-    const PING: &str = r#"data: {"jsonrpc":"2.0","id":"s1","method":"ping"}"#;
-    const CANCEL: &str =
-        r#"data: {"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"s1"}}"#;
+    use crate::rules::testing::{SSE_SERVER_PING as PING, SSE_SERVER_PING_CANCEL as CANCEL};
 
     #[test]
     fn info_on_the_get_stream_cancelling_a_request_of_a_running_requests_stream() {

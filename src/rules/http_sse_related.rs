@@ -85,9 +85,7 @@ mod tests {
         assert_eq!(findings("http-sse-related", &trace), []);
     }
 
-    const PING: &str = r#"data: {"jsonrpc":"2.0","id":"s1","method":"ping"}"#;
-    const CANCEL: &str =
-        r#"data: {"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"s1"}}"#;
+    use crate::rules::testing::{SSE_SERVER_PING as PING, SSE_SERVER_PING_CANCEL as CANCEL};
 
     #[test]
     fn warns_on_a_cancellation_on_another_posts_stream() {

@@ -987,6 +987,12 @@ pub(crate) mod testing {
 
     /// The first three lines of a complete session: initialize, its result,
     /// and notifications/initialized (protocol 2025-11-25).
+    /// An SSE event of a server request (`ping`, id "s1"), and one of the
+    /// server's cancellation of it.
+    pub const SSE_SERVER_PING: &str = r#"data: {"jsonrpc":"2.0","id":"s1","method":"ping"}"#;
+    pub const SSE_SERVER_PING_CANCEL: &str =
+        r#"data: {"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"s1"}}"#;
+
     pub const HANDSHAKE: &str = concat!(
         r#"{"from":"client","msg":{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}}"#,
         "\n",
