@@ -139,7 +139,11 @@ impl Linter {
         bytes: &[u8],
         decoded_upto: &mut dyn FnMut(usize),
     ) {
-        let chunks = split_lines(bytes, CHUNK_BYTES);
+        let mut chunks = LineChunks {
+            bytes,
+            target: CHUNK_BYTES,
+            start: 0,
+        };
         let batch = (rayon::current_num_threads() * 2).max(2);
         let (source, format) = (cursor.source, cursor.format);
         let decode = |group: &[(usize, &[u8])]| -> Vec<DecodedChunk> {
@@ -149,11 +153,16 @@ impl Linter {
                 .collect()
         };
         let mut pending: Vec<DecodedChunk> = Vec::new();
-        for group in chunks.chunks(batch) {
+        loop {
+            let group: Vec<(usize, &[u8])> = chunks.by_ref().take(batch).collect();
+            if group.is_empty() {
+                break;
+            }
             let engine = &mut self.engine;
             let ready = std::mem::take(&mut pending);
             let lines_before = &mut cursor.lines_before;
-            let ((), decoded) = rayon::join(|| feed(engine, ready, lines_before), || decode(group));
+            let ((), decoded) =
+                rayon::join(|| feed(engine, ready, lines_before), || decode(&group));
             pending = decoded;
             if let Some((start, chunk)) = group.last() {
                 decoded_upto(start + chunk.len());
@@ -178,19 +187,40 @@ fn feed(engine: &mut Engine, decoded: Vec<DecodedChunk>, lines_before: &mut u64)
 
 /// Splits `bytes` into pieces of about `target` bytes that end at a newline.
 pub fn split_lines(bytes: &[u8], target: usize) -> Vec<(usize, &[u8])> {
-    let mut chunks = Vec::with_capacity(bytes.len() / target + 1);
-    let mut start = 0;
-    while start < bytes.len() {
-        let tentative = (start + target).min(bytes.len());
-        let end = match memchr::memchr(b'\n', &bytes[tentative.saturating_sub(1)..]) {
-            Some(pos) if tentative < bytes.len() => tentative.saturating_sub(1) + pos + 1,
-            _ if tentative < bytes.len() => bytes.len(),
+    LineChunks {
+        bytes,
+        target,
+        start: 0,
+    }
+    .collect()
+}
+
+/// The pieces of [`split_lines`], found one at a time: each touches the
+/// input only where it ends, so a mapped file is paged in as it is decoded,
+/// not all at once (with large page-cache folios, one touch per piece of a
+/// whole file would map most of it).
+struct LineChunks<'a> {
+    bytes: &'a [u8],
+    target: usize,
+    start: usize,
+}
+
+impl<'a> Iterator for LineChunks<'a> {
+    type Item = (usize, &'a [u8]);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let (bytes, start) = (self.bytes, self.start);
+        if start >= bytes.len() {
+            return None;
+        }
+        let tentative = (start + self.target.max(1)).min(bytes.len());
+        let end = match memchr::memchr(b'\n', &bytes[tentative - 1..]) {
+            Some(pos) if tentative < bytes.len() => tentative + pos,
             _ => bytes.len(),
         };
-        chunks.push((start, &bytes[start..end]));
-        start = end;
+        self.start = end;
+        Some((start, &bytes[start..end]))
     }
-    chunks
 }
 
 #[cfg(test)]
