@@ -205,7 +205,9 @@ pub fn read_regions(
     let mut offset = 0u64;
     loop {
         let filled = buffer.len();
-        buffer.resize(filled.max(region).max(filled + region / 4), 0);
+        // Room for at least one more byte, however small the region: an
+        // empty read means the end of the stream.
+        buffer.resize(filled.max(region).max(filled + (region / 4).max(1)), 0);
         let read = match reader.read(&mut buffer[filled..]) {
             Ok(n) => n,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {
@@ -254,5 +256,15 @@ mod tests {
         .unwrap();
         assert_eq!(seen, text);
         assert_eq!(spool, text);
+    }
+
+    #[test]
+    fn a_region_smaller_than_a_line_still_ends_at_a_line_end() {
+        let mut seen = Vec::new();
+        read_regions(&b"{\"a\":1}\nb\n"[..], 1, None, |_, bytes| {
+            seen.push(bytes.to_vec())
+        })
+        .unwrap();
+        assert_eq!(seen, [b"{\"a\":1}\n".to_vec(), b"b\n".to_vec()]);
     }
 }
