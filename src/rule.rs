@@ -216,6 +216,28 @@ pub struct Rule {
     pub meta: &'static RuleMeta,
     pub check: fn(&Ctx, &mut Out),
     pub session_end: fn(&Session, &mut Out),
+    /// Session state it reads that the engine keeps only on request.
+    pub needs: Needs,
+}
+
+/// Session state that costs time on every message and that few rules read:
+/// the engine follows it only when a rule it runs needs it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Needs {
+    /// The server's tool list (`Session::tools`, `Ctx::tool_list`).
+    pub tools: bool,
+}
+
+impl Needs {
+    pub const NOTHING: Needs = Needs { tools: false };
+    pub const TOOLS: Needs = Needs { tools: true };
+
+    /// What either needs.
+    pub fn and(self, other: Needs) -> Needs {
+        Needs {
+            tools: self.tools || other.tools,
+        }
+    }
 }
 
 impl Rule {
@@ -225,6 +247,7 @@ impl Rule {
             meta,
             check,
             session_end: |_, _| {},
+            needs: Needs::NOTHING,
         }
     }
 
@@ -234,6 +257,7 @@ impl Rule {
             meta,
             check: |_, _| {},
             session_end: end,
+            needs: Needs::NOTHING,
         }
     }
 
@@ -243,6 +267,11 @@ impl Rule {
             session_end: end,
             ..self
         }
+    }
+
+    /// This rule, reading session state the engine keeps only on request.
+    pub const fn needing(self, needs: Needs) -> Rule {
+        Rule { needs, ..self }
     }
 
     pub fn meta(&self) -> &'static RuleMeta {

@@ -29,7 +29,7 @@ use crate::event::{
     Body, Event, KeyField, Location, Message, Outcome, Payload, RequestId, Side, Transport,
 };
 use crate::protocol::{Version, Versions};
-use crate::rule::{Ctx, Rule, Wants};
+use crate::rule::{Ctx, Needs, Rule, Wants};
 
 pub use elicitations::Elicitations;
 pub use facts::{CancelTarget, Facts, ListenTarget, ProgressTarget, RequestFacts, ResponseTarget};
@@ -94,12 +94,15 @@ struct Setup {
     assumed_version: Option<Version>,
     /// The most open requests followed at once per side (`None`: the default).
     max_open_requests: Option<usize>,
+    /// What the rules read beyond what every session follows.
+    needs: Needs,
 }
 
 impl Setup {
     fn session(self, source: u32, name: Option<&str>) -> Session {
         let mut session = Session::new(source, name.map(Into::into), self.assumed_version);
         session.follow_at_most(self.max_open_requests);
+        session.tools.unread = !self.needs.tools;
         session
     }
 }
@@ -107,11 +110,17 @@ impl Setup {
 impl Engine {
     /// An engine running the given rules (`rules::ALL` for every rule).
     pub fn new(rules: Vec<&'static Rule>) -> Self {
+        let needs = rules
+            .iter()
+            .fold(Needs::NOTHING, |needs, r| needs.and(r.needs));
         Engine {
             rules: Rules::new(rules),
             shards: (0..SHARDS).map(|_| Shard::default()).collect(),
             events: 0,
-            setup: Setup::default(),
+            setup: Setup {
+                needs,
+                ..Setup::default()
+            },
         }
     }
 

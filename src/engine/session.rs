@@ -11,7 +11,7 @@ use foldhash::HashSet;
 use crate::event::{
     Body, KeyField, Location, Message, Method, NumberField, Params, RequestId, Side,
 };
-use crate::protocol::{Era, Version, Versions};
+use crate::protocol::{tasks, Era, Version, Versions};
 
 use super::elicitations::Elicitations;
 use super::facts::Transition;
@@ -192,7 +192,13 @@ impl Session {
             .map(|r| r.method.clone());
         let answered = answered_id.zip(answered_method.as_deref());
         self.lifecycle.apply(from, message, location, answered);
-        self.tasks.apply(from, message, location, stream, answered);
+        if !self
+            .possible_versions()
+            .intersect(tasks::FOLLOWED)
+            .is_empty()
+        {
+            self.tasks.apply(from, message, location, stream, answered);
+        }
         self.tools.apply(from, message, answered, listing);
         self.elicitations.apply(from, message, location);
         match (&message.body, transition) {

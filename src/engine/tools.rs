@@ -134,6 +134,8 @@ pub struct Tools {
     calls: HashMap<RequestId, Box<str>>,
     /// Compiled schemas by their text: a schema is compiled once per session.
     compiled: HashMap<Box<str>, Arc<ToolSchema>>,
+    /// No rule the engine runs reads the tools: they are not followed.
+    pub(crate) unread: bool,
 }
 
 impl Tools {
@@ -170,6 +172,9 @@ impl Tools {
         version: Option<Version>,
         location: Location,
     ) -> Option<Listing> {
+        if self.unread {
+            return None;
+        }
         let page: Page = result.parse()?;
         let mut compiled: Vec<(Box<str>, Arc<ToolSchema>)> = Vec::new();
         let mut schema = |raw: Option<&RawValue>| {
@@ -226,6 +231,9 @@ impl Tools {
         answered: Option<(&RequestId, &str)>,
         listing: Option<Listing>,
     ) {
+        if self.unread {
+            return;
+        }
         match (&message.body, from) {
             (
                 Body::Request {

@@ -9,6 +9,11 @@ use super::version::{Version, Versions};
 /// the `io.modelcontextprotocol/tasks` extension).
 pub const VERSIONS: Versions = Versions::only(Version::V2025_11_25);
 
+/// The revisions in which a message may run as or belong to a task: the
+/// core revision, and 2026-07-28 with the tasks extension. In no other is
+/// there a task to follow.
+pub const FOLLOWED: Versions = VERSIONS.union(Versions::from(Version::V2026_07_28));
+
 /// The `_meta` key that ties a message to a task.
 pub const RELATED_TASK_KEY: &str = "io.modelcontextprotocol/related-task";
 

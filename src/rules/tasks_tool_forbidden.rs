@@ -7,7 +7,7 @@ use crate::diagnostic::Severity;
 use crate::event::Outcome;
 use crate::protocol::errors::METHOD_NOT_FOUND;
 use crate::protocol::tasks::{augmentable, TaskSupport, TOOL_CALL};
-use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
+use crate::rule::{Ctx, Family, Needs, Out, Rule, RuleMeta, Wants};
 use crate::words::Arg;
 
 pub static META: RuleMeta = RuleMeta {
@@ -23,7 +23,7 @@ pub static META: RuleMeta = RuleMeta {
     help: "read execution.taskSupport in tools/list: call a tool as a task only when it is \"optional\" or \"required\"; a server answers a task call of any other tool with -32601",
 };
 
-pub static RULE: Rule = Rule::on_events(&META, check);
+pub static RULE: Rule = Rule::on_events(&META, check).needing(Needs::TOOLS);
 
 fn check(ctx: &Ctx, out: &mut Out) {
     let Some(call) = tool_call(ctx) else { return };

@@ -6,7 +6,7 @@ use super::tasks::{tool_call, PAGE, VERSIONS};
 use crate::diagnostic::Severity;
 use crate::event::Outcome;
 use crate::protocol::tasks::TaskSupport;
-use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
+use crate::rule::{Ctx, Family, Needs, Out, Rule, RuleMeta, Wants};
 use crate::words::Arg;
 
 pub static META: RuleMeta = RuleMeta {
@@ -22,7 +22,7 @@ pub static META: RuleMeta = RuleMeta {
     help: "call a tool whose execution.taskSupport is \"required\" with params.task; a server answers a plain call of it with -32601 (or -32600, which the error table also allows)",
 };
 
-pub static RULE: Rule = Rule::on_events(&META, check);
+pub static RULE: Rule = Rule::on_events(&META, check).needing(Needs::TOOLS);
 
 fn check(ctx: &Ctx, out: &mut Out) {
     let Some(call) = tool_call(ctx) else { return };

@@ -6,7 +6,7 @@ use crate::engine::tool_schema::violations;
 use crate::engine::tools::call_params;
 use crate::event::Side;
 use crate::protocol::{SpecPage, Versions};
-use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
+use crate::rule::{Ctx, Family, Needs, Out, Rule, RuleMeta, Wants};
 use crate::words::Arg;
 
 pub static META: RuleMeta = RuleMeta {
@@ -22,7 +22,7 @@ pub static META: RuleMeta = RuleMeta {
     help: "pass arguments that match the tool's inputSchema (from its tools/list entry)",
 };
 
-pub static RULE: Rule = Rule::on_events(&META, check);
+pub static RULE: Rule = Rule::on_events(&META, check).needing(Needs::TOOLS);
 
 fn check(ctx: &Ctx, out: &mut Out) {
     let (Some(message), Some(Side::Client)) = (ctx.message, ctx.from) else {

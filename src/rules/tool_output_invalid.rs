@@ -8,7 +8,7 @@ use crate::diagnostic::Severity;
 use crate::engine::tool_schema::violations;
 use crate::event::{Body, Outcome, Side};
 use crate::protocol::{SpecPage, Version, Versions};
-use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
+use crate::rule::{Ctx, Family, Needs, Out, Rule, RuleMeta, Wants};
 use crate::words::{Arg, Words};
 
 pub static META: RuleMeta = RuleMeta {
@@ -24,7 +24,7 @@ pub static META: RuleMeta = RuleMeta {
     help: "return structuredContent that matches the tool's outputSchema in every successful result",
 };
 
-pub static RULE: Rule = Rule::on_events(&META, check);
+pub static RULE: Rule = Rule::on_events(&META, check).needing(Needs::TOOLS);
 
 /// The members of a `tools/call` result this rule reads.
 #[derive(Deserialize)]

@@ -4,7 +4,7 @@
 use crate::diagnostic::Severity;
 use crate::engine::tool_schema::ToolSchema;
 use crate::protocol::{SpecPage, Versions};
-use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
+use crate::rule::{Ctx, Family, Needs, Out, Rule, RuleMeta, Wants};
 use crate::words::{Arg, Words};
 
 pub static META: RuleMeta = RuleMeta {
@@ -20,7 +20,7 @@ pub static META: RuleMeta = RuleMeta {
     help: "declare each schema as a valid JSON Schema object (2020-12 unless $schema names another dialect), with local references only",
 };
 
-pub static RULE: Rule = Rule::on_events(&META, check);
+pub static RULE: Rule = Rule::on_events(&META, check).needing(Needs::TOOLS);
 
 fn check(ctx: &Ctx, out: &mut Out) {
     let Some(listing) = ctx.tool_list else { return };

@@ -5,7 +5,7 @@ use crate::engine::tools::call_params;
 use crate::engine::ListState;
 use crate::event::Side;
 use crate::protocol::{SpecPage, Versions};
-use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
+use crate::rule::{Ctx, Family, Needs, Out, Rule, RuleMeta, Wants};
 use crate::words::{Arg, Words};
 
 pub static META: RuleMeta = RuleMeta {
@@ -21,7 +21,7 @@ pub static META: RuleMeta = RuleMeta {
     help: "call only tools the server listed; list the tools again after notifications/tools/list_changed",
 };
 
-pub static RULE: Rule = Rule::on_events(&META, check);
+pub static RULE: Rule = Rule::on_events(&META, check).needing(Needs::TOOLS);
 
 fn check(ctx: &Ctx, out: &mut Out) {
     let (Some(message), Some(Side::Client)) = (ctx.message, ctx.from) else {

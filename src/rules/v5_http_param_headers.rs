@@ -7,7 +7,7 @@ use crate::protocol::headers::{
 };
 use crate::protocol::spec::STREAMABLE_HTTP;
 use crate::protocol::{Version, Versions};
-use crate::rule::{Ctx, Family, Out, Rule, RuleMeta, Wants};
+use crate::rule::{Ctx, Family, Needs, Out, Rule, RuleMeta, Wants};
 
 pub static META: RuleMeta = RuleMeta {
     id: "v5-http-param-headers",
@@ -22,7 +22,7 @@ pub static META: RuleMeta = RuleMeta {
     help: "for each inputSchema property marked x-mcp-header, send Mcp-Param-{Name} with the argument's value (base64-encoded as =?base64?...?= when not plain ASCII), and omit it when the argument is null or absent",
 };
 
-pub static RULE: Rule = Rule::on_events(&META, check);
+pub static RULE: Rule = Rule::on_events(&META, check).needing(Needs::TOOLS);
 
 fn check(ctx: &Ctx, out: &mut Out) {
     let Some((http, request)) = super::posted_request(ctx) else {
