@@ -315,9 +315,10 @@ impl OpenedFile {
     }
 }
 
-/// How many region buffers [`read_regions`] uses: one being read into, one
-/// ready, one being linted, so that neither side waits for the other.
-const REGION_BUFFERS: usize = 3;
+/// How many region buffers [`read_regions`] uses: one being read into while
+/// the other is linted. Reading a region takes a small part of the time its
+/// linting does, so a third, ready in between, would only cost memory.
+const REGION_BUFFERS: usize = 2;
 
 /// Whole lines read, at `offset` in the stream: `buffer[..len]`.
 struct Region {
@@ -330,7 +331,7 @@ struct Region {
 /// `each(offset, bytes)` for each in order, and copying everything to
 /// `spool`; says how many bytes were read. The reading runs on a thread of
 /// its own, ahead of `each`, into buffers that are reused: memory stays at
-/// three regions plus the longest line.
+/// two regions plus the longest line.
 pub fn read_regions(
     reader: impl Read + Send,
     region: usize,
@@ -338,7 +339,7 @@ pub fn read_regions(
     mut each: impl FnMut(u64, &[u8]),
 ) -> io::Result<u64> {
     std::thread::scope(|scope| {
-        let (full, ready) = std::sync::mpsc::sync_channel(REGION_BUFFERS - 2);
+        let (full, ready) = std::sync::mpsc::sync_channel(0);
         let (give_back, returned) = std::sync::mpsc::channel();
         let reading = scope.spawn(move || {
             let mut buffers = 1;
@@ -383,8 +384,9 @@ fn read_into_regions(
     let mut filled = 0;
     let mut offset = 0u64;
     loop {
-        if buffer.len() < filled + region / 4 {
-            // A line longer than the region: make room for more of it.
+        if buffer.len() < filled + (region / 4).max(1) {
+            // A line longer than the region: make room for more of it (a
+            // read into no room would return 0, which means the end).
             buffer.resize(filled + region, 0);
         }
         let read = match reader.read(&mut buffer[filled..]) {
@@ -495,5 +497,18 @@ mod tests {
         // The first read's bytes are linted; the next read finds the end.
         assert_eq!(read, 64);
         assert_eq!(seen, &text[..64]);
+    }
+
+    #[test]
+    fn a_region_of_a_few_bytes_is_no_end_of_the_stream() {
+        let text = b"a long first line\nb\n";
+        for region in 1..4 {
+            let mut seen = Vec::new();
+            let read = read_regions(&text[..], region, None, |_, bytes| {
+                seen.extend_from_slice(bytes)
+            })
+            .unwrap();
+            assert_eq!((read, &seen[..]), (text.len() as u64, &text[..]));
+        }
     }
 }

@@ -18,7 +18,7 @@ fn batch() -> usize {
 }
 
 /// Bytes per region a large file or stdin is read in (whole lines): one
-/// batch of chunks. Three regions are in memory (read ahead, ready, being
+/// batch of chunks. Two regions are in memory (one read ahead, one being
 /// decoded), and they stay in cache between the copy and the decoding.
 fn region_bytes() -> usize {
     batch() * CHUNK_BYTES

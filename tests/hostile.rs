@@ -277,8 +277,8 @@ fn a_trace_of_many_sessions_gives_one_finding_each_in_bounded_memory() {
     assert!(per_session < 6 << 10, "{per_session} bytes per session");
 }
 
-/// More than mcp-lint reads ahead of what it lints on two threads (three
-/// regions of one batch of four 512 KiB chunks, 6 MiB).
+/// More than mcp-lint reads ahead of what it lints on two threads (two
+/// regions of one batch of four 512 KiB chunks, 4 MiB, plus a line).
 const READ_AHEAD: u64 = 8 << 20;
 
 /// Writes a trace of server answers of 256 KiB to requests nobody sent, at
