@@ -323,7 +323,7 @@ fn lint_all(cli: &Cli, plan: &Plan) -> Linted {
         match result.read {
             Ok(()) => {
                 linted.files += 1;
-                if !cli.quiet && result.text.as_ref().is_none_or(is_blank) {
+                if !cli.quiet && result.text.as_ref().is_none_or(SourceText::is_blank) {
                     eprintln!(
                         "mcp-lint: warning: {name}: the input is empty; there is nothing to lint"
                     );
@@ -364,10 +364,7 @@ fn lint_input(
     linter.on_progress = Some(Box::new(move |engine: &Engine, bytes| {
         lock(&shared).update(index, bytes, engine.stats(), engine.findings());
     }));
-    let (text, read) = match lint_one(&mut linter, index as u32, &plan.inputs[index]) {
-        Ok(text) => (text, Ok(())),
-        Err(e) => (None, Err(e)),
-    };
+    let (text, read) = lint_one(&mut linter, index as u32, &plan.inputs[index]);
     let (diagnostics, stats) = linter.engine.finish();
     let size = input_size(&plan.inputs[index]);
     lock(progress).input_done(index, size, stats, diagnostics.len());
@@ -394,26 +391,25 @@ fn input_size(input: &InputPath) -> u64 {
     }
 }
 
-fn is_blank(text: &SourceText) -> bool {
-    text.bytes().iter().all(u8::is_ascii_whitespace)
-}
-
 /// Lints one input. A bug must not cost the other inputs their report: a
 /// panic while linting one input is reported as an internal error, and the run goes on.
 fn lint_one(
     linter: &mut Linter,
     source: u32,
     input: &InputPath,
-) -> std::io::Result<Option<SourceText>> {
+) -> (Option<SourceText>, std::io::Result<()>) {
     let linted = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match input {
-        InputPath::File(path) => SourceText::open(path).map(|text| {
-            match &text {
-                SourceText::Mapped(map) => linter.lint_mapped(source, map),
-                SourceText::Owned(bytes) => linter.lint_bytes(source, bytes),
-            };
-            Some(text)
-        }),
-        InputPath::Stdin => lint_stdin(linter, source),
+        InputPath::File(path) => match input::OpenedFile::open(path) {
+            Ok(opened) => {
+                let (text, result) = linter.lint_file(source, opened);
+                (Some(text), result.map(drop))
+            }
+            Err(e) => (None, Err(e)),
+        },
+        InputPath::Stdin => match lint_stdin(linter, source) {
+            Ok(text) => (Some(text), Ok(())),
+            Err(e) => (None, Err(e)),
+        },
     }));
     linted.unwrap_or_else(|panic| {
         let why = panic
@@ -421,29 +417,24 @@ fn lint_one(
             .map(|s| s.to_string())
             .or_else(|| panic.downcast_ref::<String>().cloned())
             .unwrap_or_default();
-        Err(std::io::Error::other(format!(
+        let error = std::io::Error::other(format!(
             "internal error while linting (please report it): {}",
             crate::sanitize::escape_controls(&why)
-        )))
+        ));
+        (None, Err(error))
     })
 }
 
 /// Reads stdin through the linter, spooling it to a temporary file so the
 /// report can quote its lines afterwards.
-fn lint_stdin(linter: &mut Linter, source: u32) -> std::io::Result<Option<SourceText>> {
+fn lint_stdin(linter: &mut Linter, source: u32) -> std::io::Result<SourceText> {
     let mut spool = tempfile::tempfile()?;
     {
         let mut writer = std::io::BufWriter::new(&mut spool);
-        linter.lint_reader(source, std::io::stdin().lock(), Some(&mut writer))?;
+        linter.lint_reader(source, std::io::stdin(), Some(&mut writer))?;
         writer.flush()?;
     }
-    // Kept as text even when empty: only an unreadable input has none.
-    if spool.metadata()?.len() == 0 {
-        return Ok(Some(SourceText::Owned(Vec::new())));
-    }
-    // SAFETY: the spool is an unnamed temporary file only this process can reach.
-    let map = unsafe { memmap2::Mmap::map(&spool)? };
-    Ok(Some(SourceText::Mapped(map)))
+    Ok(SourceText::File(spool))
 }
 
 /// Writes the report to stdout or --output-file. A reader that stops early

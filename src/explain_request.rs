@@ -81,9 +81,9 @@ pub fn run(options: &Options) -> u8 {
 
 fn explain(options: &Options, out: &mut dyn Write) -> Result<u8, String> {
     let name = escape_controls(&options.file.to_string_lossy()).into_owned();
-    let text = crate::input::SourceText::open(&options.file).map_err(|e| format!("{name}: {e}"))?;
-    let format = decode::detect(text.bytes());
-    let events = decode::decode_document(text.bytes(), 0, format);
+    let text = crate::input::read_whole(&options.file).map_err(|e| format!("{name}: {e}"))?;
+    let format = decode::detect(&text);
+    let events = decode::decode_document(&text, 0, format);
     let found = find(&events, options).ok_or_else(|| {
         format!(
             "{name}: no request with id {} {}",
@@ -92,7 +92,7 @@ fn explain(options: &Options, out: &mut dyn Write) -> Result<u8, String> {
         )
     })?;
     let story: Vec<&Event> = story(&events, &found, &options.request);
-    let findings = findings_about(text.bytes(), format, &found, &story, &options.request);
+    let findings = findings_about(&text, format, &found, &story, &options.request);
     let written = write_story(out, &name, &found, &story, &findings);
     match written {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {

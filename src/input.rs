@@ -1,14 +1,11 @@
-//! Input: which files to read, and their bytes (memory-mapped files, or
-//! stdin read in bounded chunks and spooled so reports can quote it later).
+//! Input: which files to read, and their bytes: small files whole, large
+//! files and stdin read in bounded regions (stdin spooled to a temporary
+//! file), so that reports can quote lines by offset later.
 
+use std::borrow::Cow;
 use std::fs::File;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
-
-use memmap2::Mmap;
-
-/// Files below this size are read into memory; mapping them costs more than it saves.
-const MMAP_THRESHOLD: u64 = 256 * 1024;
 
 /// The extensions a directory walk picks up.
 pub const TRACE_EXTENSIONS: &[&str] = &["jsonl", "ndjson", "har"];
@@ -146,95 +143,299 @@ fn is_trace_file(path: &Path) -> bool {
         || (extension == Some(LOG_EXTENSION) && is_mcp_log(path))
 }
 
-/// The bytes of an input, kept until the report is written so that it can
-/// quote the lines it points at.
+/// The text of an input, kept until the report is written so that it can
+/// quote the lines it points at: a small input whole, a large one (or stdin's
+/// spool) as an open file whose lines are read back by offset. A large file
+/// is never held or mapped whole: resident memory stays bounded, and a file
+/// cut short later only loses its quotes ("line not available").
 pub enum SourceText {
-    Mapped(Mmap),
     Owned(Vec<u8>),
+    File(File),
 }
 
+/// Files below this size are read whole; larger ones are read in regions.
+pub const WHOLE_FILE_MAX: u64 = 256 * 1024;
+
 impl SourceText {
-    pub fn bytes(&self) -> &[u8] {
-        match self {
-            SourceText::Mapped(map) => map,
-            SourceText::Owned(bytes) => bytes,
-        }
-    }
-
-    /// Opens a regular file: mapped when large, read when small.
-    pub fn open(path: &Path) -> io::Result<SourceText> {
-        let mut file = File::open(path)?;
-        let meta = file.metadata()?;
-        if meta.is_dir() {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidInput,
-                "is a directory",
-            ));
-        }
-        if meta.is_file() && meta.len() >= MMAP_THRESHOLD {
-            // SAFETY: the map is read-only. If another process truncates the
-            // file while it is mapped, reads may fault (SIGBUS); like ripgrep,
-            // we accept that for regular files in exchange for zero-copy reads.
-            let map = unsafe { Mmap::map(&file)? };
-            #[cfg(unix)]
-            let _ = map.advise(memmap2::Advice::Sequential);
-            return Ok(SourceText::Mapped(map));
-        }
-        let mut bytes = Vec::with_capacity(meta.len() as usize);
-        file.read_to_end(&mut bytes)?;
-        Ok(SourceText::Owned(bytes))
-    }
-
     /// The text of one line, by its location.
-    pub fn line(&self, offset: u64, len: u32) -> Option<&[u8]> {
-        let start = usize::try_from(offset).ok()?;
-        self.bytes().get(start..start.checked_add(len as usize)?)
+    pub fn line(&self, offset: u64, len: u32) -> Option<Cow<'_, [u8]>> {
+        match self {
+            SourceText::Owned(bytes) => {
+                let start = usize::try_from(offset).ok()?;
+                bytes
+                    .get(start..start.checked_add(len as usize)?)
+                    .map(Cow::Borrowed)
+            }
+            SourceText::File(file) => {
+                let mut line = vec![0; len as usize];
+                read_exact_at(file, &mut line, offset).ok()?;
+                Some(Cow::Owned(line))
+            }
+        }
     }
+
+    /// Whether `offset` starts a line (rather than a window on a long one).
+    pub fn starts_line(&self, offset: u64) -> bool {
+        offset == 0
+            || self
+                .line(offset - 1, 1)
+                .is_some_and(|before| before.as_ref() == b"\n")
+    }
+
+    /// Whether the text holds nothing but white space (read until it does not).
+    pub fn is_blank(&self) -> bool {
+        match self {
+            SourceText::Owned(bytes) => bytes.iter().all(u8::is_ascii_whitespace),
+            SourceText::File(file) => {
+                let mut block = vec![0; 64 * 1024];
+                let mut offset = 0;
+                loop {
+                    match read_at(file, &mut block, offset) {
+                        Ok(0) | Err(_) => return true,
+                        Ok(n) if block[..n].iter().all(u8::is_ascii_whitespace) => {
+                            offset += n as u64
+                        }
+                        Ok(_) => return false,
+                    }
+                }
+            }
+        }
+    }
+
+    /// The whole text (for the HTML report's timelines, which decode it again).
+    pub fn whole(&self) -> io::Result<Cow<'_, [u8]>> {
+        match self {
+            SourceText::Owned(bytes) => Ok(Cow::Borrowed(bytes)),
+            SourceText::File(file) => {
+                let mut bytes = Vec::new();
+                let mut reader = file;
+                io::Seek::seek(&mut reader, io::SeekFrom::Start(0))?;
+                reader.read_to_end(&mut bytes)?;
+                Ok(Cow::Owned(bytes))
+            }
+        }
+    }
+}
+
+/// Reads a whole file, whatever its size (`explain-request` needs it all).
+pub fn read_whole(path: &Path) -> io::Result<Vec<u8>> {
+    let mut file = File::open(path)?;
+    refuse_directory(&file)?;
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+fn refuse_directory(file: &File) -> io::Result<()> {
+    if file.metadata()?.is_dir() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "is a directory",
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(unix)]
+fn read_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+    std::os::unix::fs::FileExt::read_at(file, buf, offset)
+}
+
+#[cfg(windows)]
+fn read_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+    std::os::windows::fs::FileExt::seek_read(file, buf, offset)
+}
+
+fn read_exact_at(file: &File, mut buf: &mut [u8], mut offset: u64) -> io::Result<()> {
+    while !buf.is_empty() {
+        match read_at(file, buf, offset) {
+            Ok(0) => return Err(io::ErrorKind::UnexpectedEof.into()),
+            Ok(n) => {
+                buf = &mut buf[n..];
+                offset += n as u64;
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
+/// A file opened for linting: small ones (and pipes, which cannot be read
+/// again by offset) are read whole, large ones in regions up to the length
+/// they had when opened.
+pub struct OpenedFile {
+    pub file: File,
+    /// The length when opened: a file that grows while it is read is linted
+    /// up to here (what was there when reading started).
+    pub len: u64,
+    /// A regular file, whose length means something.
+    regular: bool,
+}
+
+impl OpenedFile {
+    pub fn open(path: &Path) -> io::Result<OpenedFile> {
+        let file = File::open(path)?;
+        refuse_directory(&file)?;
+        let meta = file.metadata()?;
+        Ok(OpenedFile {
+            file,
+            len: meta.len(),
+            regular: meta.is_file(),
+        })
+    }
+
+    /// Whether the file is read whole.
+    pub fn is_small(&self) -> bool {
+        !self.regular || self.len < WHOLE_FILE_MAX
+    }
+
+    /// How much of the file is read: a regular file up to its length when opened.
+    pub fn limit(&self) -> u64 {
+        if self.regular {
+            self.len
+        } else {
+            u64::MAX
+        }
+    }
+
+    /// An error if the file ended before the length it had when opened
+    /// (another process cut it short while it was read).
+    pub fn check_length(&self, read: u64) -> io::Result<()> {
+        if !self.regular || read >= self.len {
+            return Ok(());
+        }
+        Err(io::Error::new(
+            io::ErrorKind::UnexpectedEof,
+            format!(
+                "the file was cut short while it was read: it had {} bytes when opened, only {read} could be read (what was read is linted)",
+                self.len
+            ),
+        ))
+    }
+}
+
+/// How many region buffers [`read_regions`] uses: one being read into while
+/// the other is linted. Reading a region takes a small part of the time its
+/// linting does, so a third, ready in between, would only cost memory.
+const REGION_BUFFERS: usize = 2;
+
+/// Whole lines read, at `offset` in the stream: `buffer[..len]`.
+struct Region {
+    offset: u64,
+    buffer: Vec<u8>,
+    len: usize,
 }
 
 /// Reads a stream in regions of whole lines of about `region` bytes, calling
-/// `each(offset, bytes, at_end)` for each, and copying everything to `spool`.
-/// Memory stays at one region plus the longest line.
+/// `each(offset, bytes)` for each in order, and copying everything to
+/// `spool`; says how many bytes were read. The reading runs on a thread of
+/// its own, ahead of `each`, into buffers that are reused: memory stays at
+/// two regions plus the longest line.
 pub fn read_regions(
+    reader: impl Read + Send,
+    region: usize,
+    spool: Option<&mut (dyn Write + Send)>,
+    mut each: impl FnMut(u64, &[u8]),
+) -> io::Result<u64> {
+    std::thread::scope(|scope| {
+        let (full, ready) = std::sync::mpsc::sync_channel(0);
+        let (give_back, returned) = std::sync::mpsc::channel();
+        let reading = scope.spawn(move || {
+            let mut buffers = 1;
+            let mut next_buffer = || {
+                if buffers < REGION_BUFFERS {
+                    buffers += 1;
+                    Some(vec![0; region])
+                } else {
+                    returned.recv().ok()
+                }
+            };
+            read_into_regions(reader, region, spool, &full, &mut next_buffer)
+        });
+        for Region {
+            offset,
+            buffer,
+            len,
+        } in ready
+        {
+            each(offset, &buffer[..len]);
+            // The reader may have stopped; then the buffer is simply dropped.
+            let _ = give_back.send(buffer);
+        }
+        reading
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    })
+}
+
+/// The reading side of [`read_regions`]: sends regions to `full`, taking
+/// buffers from `next_buffer`. Stops early, without error, if the other
+/// side has gone (it panicked).
+fn read_into_regions(
     mut reader: impl Read,
     region: usize,
-    mut spool: Option<&mut dyn Write>,
-    mut each: impl FnMut(u64, &[u8]),
-) -> io::Result<()> {
-    let mut buffer: Vec<u8> = Vec::with_capacity(region);
+    mut spool: Option<&mut (dyn Write + Send)>,
+    full: &std::sync::mpsc::SyncSender<Region>,
+    next_buffer: &mut dyn FnMut() -> Option<Vec<u8>>,
+) -> io::Result<u64> {
+    // Zeroed once: `filled` bytes of it hold input; the rest is room to read into.
+    let mut buffer: Vec<u8> = vec![0; region];
+    let mut filled = 0;
     let mut offset = 0u64;
     loop {
-        let filled = buffer.len();
-        // Room for at least one more byte, however small the region: an
-        // empty read means the end of the stream.
-        buffer.resize(filled.max(region).max(filled + (region / 4).max(1)), 0);
+        if buffer.len() < filled + (region / 4).max(1) {
+            // A line longer than the region: make room for more of it (a
+            // read into no room would return 0, which means the end).
+            buffer.resize(filled + region, 0);
+        }
         let read = match reader.read(&mut buffer[filled..]) {
             Ok(n) => n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {
-                buffer.truncate(filled);
-                continue;
-            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(e),
         };
-        buffer.truncate(filled + read);
         if let Some(spool) = spool.as_deref_mut() {
-            spool.write_all(&buffer[filled..])?;
+            spool.write_all(&buffer[filled..filled + read])?;
         }
+        filled += read;
         if read == 0 {
-            if !buffer.is_empty() {
-                each(offset, &buffer);
+            let end = offset + filled as u64;
+            if filled > 0 {
+                let _ = full.send(Region {
+                    offset,
+                    buffer,
+                    len: filled,
+                });
             }
-            return Ok(());
+            return Ok(end);
         }
-        if buffer.len() < region {
+        if filled < region {
             continue;
         }
-        // Hand over whole lines only; keep the partial last line for the next read.
-        if let Some(last_newline) = memchr::memrchr(b'\n', &buffer) {
+        // Hand over whole lines only; the partial last line starts the next region.
+        if let Some(last_newline) = memchr::memrchr(b'\n', &buffer[..filled]) {
             let complete = last_newline + 1;
-            each(offset, &buffer[..complete]);
+            let rest = filled - complete;
+            let Some(mut next) = next_buffer() else {
+                return Ok(offset);
+            };
+            if next.len() < rest {
+                next.resize(rest, 0);
+            }
+            next[..rest].copy_from_slice(&buffer[complete..filled]);
+            let done = std::mem::replace(&mut buffer, next);
+            if full
+                .send(Region {
+                    offset,
+                    buffer: done,
+                    len: complete,
+                })
+                .is_err()
+            {
+                return Ok(offset);
+            }
             offset += complete as u64;
-            buffer.drain(..complete);
+            filled = rest;
         }
     }
 }
@@ -258,13 +459,56 @@ mod tests {
         assert_eq!(spool, text);
     }
 
+    /// A reader of `file` that cuts it to `cut_to` bytes after its first
+    /// read, as another process may while mcp-lint reads it.
+    struct CutAfterFirstRead<'a> {
+        file: &'a File,
+        cut_to: Option<u64>,
+    }
+
+    impl Read for CutAfterFirstRead<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let read = (&mut &*self.file).read(buf)?;
+            if let Some(len) = self.cut_to.take() {
+                self.file.set_len(len)?;
+            }
+            Ok(read)
+        }
+    }
+
     #[test]
-    fn a_region_smaller_than_a_line_still_ends_at_a_line_end() {
+    fn a_file_cut_short_between_reads_is_read_as_far_as_it_still_holds() {
+        let text: Vec<u8> = (0..100)
+            .flat_map(|i| format!("line {i}\n").into_bytes())
+            .collect();
+        let mut file = tempfile::tempfile().unwrap();
+        file.write_all(&text).unwrap();
+        io::Seek::rewind(&mut file).unwrap();
+        let reader = CutAfterFirstRead {
+            file: &file,
+            cut_to: Some(10),
+        };
         let mut seen = Vec::new();
-        read_regions(&b"{\"a\":1}\nb\n"[..], 1, None, |_, bytes| {
-            seen.push(bytes.to_vec())
+        let read = read_regions(reader, 64, None, |offset, bytes| {
+            assert_eq!(offset as usize, seen.len());
+            seen.extend_from_slice(bytes);
         })
         .unwrap();
-        assert_eq!(seen, [b"{\"a\":1}\n".to_vec(), b"b\n".to_vec()]);
+        // The first read's bytes are linted; the next read finds the end.
+        assert_eq!(read, 64);
+        assert_eq!(seen, &text[..64]);
+    }
+
+    #[test]
+    fn a_region_of_a_few_bytes_is_no_end_of_the_stream() {
+        let text = b"a long first line\nb\n";
+        for region in 1..4 {
+            let mut seen = Vec::new();
+            let read = read_regions(&text[..], region, None, |_, bytes| {
+                seen.extend_from_slice(bytes)
+            })
+            .unwrap();
+            assert_eq!((read, &seen[..]), (text.len() as u64, &text[..]));
+        }
     }
 }

@@ -3,7 +3,7 @@
 //! The data flows one way, one module per stage:
 //!
 //! ```text
-//! input (files, mmap, stdin) -> decode (parallel, lean events) -> engine
+//! input (files and stdin, read in regions) -> decode (parallel, lean events) -> engine
 //! (per-session state machines) -> rules -> diagnostic -> report
 //! ```
 //!

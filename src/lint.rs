@@ -6,9 +6,23 @@ use rayon::prelude::*;
 
 use crate::decode::{decode_chunk, decode_document, detect, DecodedChunk, Format};
 use crate::engine::Engine;
+use crate::input::{read_regions, OpenedFile, SourceText};
 
 /// Bytes per chunk handed to one decoding task.
 const CHUNK_BYTES: usize = 512 * 1024;
+
+/// Chunks decoded at once: two per thread, so that a slow one does not
+/// leave threads idle.
+fn batch() -> usize {
+    (rayon::current_num_threads() * 2).max(2)
+}
+
+/// Bytes per region a large file or stdin is read in (whole lines): one
+/// batch of chunks. Two regions are in memory (one read ahead, one being
+/// decoded), and they stay in cache between the copy and the decoding.
+fn region_bytes() -> usize {
+    batch() * CHUNK_BYTES
+}
 
 /// Told the engine and how many bytes of the current input it has seen.
 pub type OnProgress = Box<dyn FnMut(&Engine, u64)>;
@@ -22,12 +36,25 @@ pub struct Linter {
     pub on_progress: Option<OnProgress>,
 }
 
-/// One input's progress through the pipeline: its number, format, and the
-/// number of lines already handed to the engine.
+/// One input's progress through the pipeline: its number, format, the
+/// number of lines already handed to the engine, and the chunks decoded but
+/// not yet fed to it.
 struct Cursor {
     source: u32,
     format: Format,
     lines_before: u64,
+    pending: Vec<DecodedChunk>,
+}
+
+impl Cursor {
+    fn new(source: u32, format: Format) -> Cursor {
+        Cursor {
+            source,
+            format,
+            lines_before: 0,
+            pending: Vec::new(),
+        }
+    }
 }
 
 impl Linter {
@@ -41,56 +68,40 @@ impl Linter {
 
     /// Lints a whole input held in memory.
     pub fn lint_bytes(&mut self, source: u32, bytes: &[u8]) -> Format {
-        self.lint_whole(source, bytes, &mut |_| {})
-    }
-
-    /// Lints a memory-mapped input, handing the pages it has decoded back to
-    /// the kernel as it goes, so resident memory does not grow with the file.
-    /// (Reports read quoted lines from the map again; the kernel reloads them.)
-    pub fn lint_mapped(&mut self, source: u32, map: &memmap2::Mmap) -> Format {
-        const PAGE: usize = 4096;
-        let mut released = 0;
-        self.lint_whole(source, map, &mut |decoded_upto| {
-            let end = decoded_upto / PAGE * PAGE;
-            if end > released {
-                // SAFETY: the map is a read-only, file-backed mapping: after
-                // MADV_DONTNEED its pages are read from the file again on the
-                // next access, so no data is lost. No reference into the
-                // released range is alive: its events own their data.
-                #[cfg(unix)]
-                let _ = unsafe {
-                    map.unchecked_advise_range(
-                        memmap2::UncheckedAdvice::DontNeed,
-                        released,
-                        end - released,
-                    )
-                };
-                released = end;
-            }
-        })
-    }
-
-    fn lint_whole(
-        &mut self,
-        source: u32,
-        bytes: &[u8],
-        decoded_upto: &mut dyn FnMut(usize),
-    ) -> Format {
         let format = self.format.unwrap_or_else(|| detect(bytes));
         if format.is_document() {
-            for event in decode_document(bytes, source, format) {
-                self.engine.feed(&event);
-            }
+            self.lint_document(source, format, bytes);
         } else {
-            let mut cursor = Cursor {
-                source,
-                format,
-                lines_before: 0,
-            };
-            self.lint_region(&mut cursor, 0, bytes, decoded_upto);
+            let mut cursor = Cursor::new(source, format);
+            self.lint_region(&mut cursor, 0, bytes);
+            self.finish_lines(cursor);
         }
-        self.engine.end_source(source);
         format
+    }
+
+    /// Lints a file: whole when small, else region by region up to the
+    /// length it had when opened, so memory does not grow with it. The text
+    /// is kept for quoting even when the file could not be read to its end:
+    /// what was read has been linted.
+    pub fn lint_file(
+        &mut self,
+        source: u32,
+        opened: OpenedFile,
+    ) -> (SourceText, std::io::Result<Format>) {
+        use std::io::Read;
+        if opened.is_small() {
+            let mut bytes = Vec::with_capacity(opened.len as usize);
+            let read = (&opened.file).take(opened.limit()).read_to_end(&mut bytes);
+            let format = self.lint_bytes(source, &bytes);
+            let read = read.and_then(|_| opened.check_length(bytes.len() as u64));
+            return (SourceText::Owned(bytes), read.map(|()| format));
+        }
+        let reader = (&opened.file).take(opened.limit());
+        let size = usize::try_from(opened.len).unwrap_or(0);
+        let result = self
+            .lint_stream(source, reader, None, size)
+            .and_then(|(format, read)| opened.check_length(read).map(|()| format));
+        (SourceText::File(opened.file), result)
     }
 
     /// Lints a stream, region by region, so memory does not grow with it.
@@ -98,53 +109,84 @@ impl Linter {
     pub fn lint_reader(
         &mut self,
         source: u32,
-        reader: impl std::io::Read,
-        spool: Option<&mut dyn std::io::Write>,
+        reader: impl std::io::Read + Send,
+        spool: Option<&mut (dyn std::io::Write + Send)>,
     ) -> std::io::Result<Format> {
+        self.lint_stream(source, reader, spool, 0)
+            .map(|(format, _)| format)
+    }
+
+    /// `lint_reader` of a stream of about `size` bytes (0 when unknown);
+    /// also says how many bytes were read. Regions are read on a thread of
+    /// their own while the previous ones are decoded.
+    fn lint_stream(
+        &mut self,
+        source: u32,
+        reader: impl std::io::Read + Send,
+        spool: Option<&mut (dyn std::io::Write + Send)>,
+        size: usize,
+    ) -> std::io::Result<(Format, u64)> {
         let mut cursor: Option<Cursor> = None;
-        // A document format cannot be decoded piecewise: it is gathered whole.
+        // A document format cannot be decoded piecewise: it is gathered
+        // whole, in one allocation when the size is known.
         let mut document: Vec<u8> = Vec::new();
-        let result = crate::input::read_regions(reader, 8 * 1024 * 1024, spool, |offset, bytes| {
-            let cursor = cursor.get_or_insert_with(|| Cursor {
-                source,
-                format: self.format.unwrap_or_else(|| detect(bytes)),
-                lines_before: 0,
+        let read = read_regions(reader, region_bytes(), spool, |offset, bytes| {
+            let cursor = cursor.get_or_insert_with(|| {
+                Cursor::new(source, self.format.unwrap_or_else(|| detect(bytes)))
             });
             if cursor.format.is_document() {
+                if document.is_empty() {
+                    document.reserve_exact(size.max(bytes.len()));
+                }
                 document.extend_from_slice(bytes);
             } else {
-                self.lint_region(cursor, offset, bytes, &mut |_| {});
+                self.lint_region(cursor, offset, bytes);
             }
         });
-        if cursor.as_ref().is_some_and(|c| c.format.is_document()) {
-            for event in decode_document(
-                &document,
-                source,
-                cursor.as_ref().map_or(Format::Har, |c| c.format),
-            ) {
-                self.engine.feed(&event);
+        let format = match cursor {
+            Some(cursor) if cursor.format.is_document() => {
+                self.lint_document(source, cursor.format, &document);
+                cursor.format
             }
+            Some(cursor) => {
+                let format = cursor.format;
+                self.finish_lines(cursor);
+                format
+            }
+            None => {
+                self.engine.end_source(source);
+                self.format.unwrap_or(Format::Canonical)
+            }
+        };
+        read.map(|read| (format, read))
+    }
+
+    fn lint_document(&mut self, source: u32, format: Format, bytes: &[u8]) {
+        for event in decode_document(bytes, source, format) {
+            self.engine.feed(&event);
         }
         self.engine.end_source(source);
-        result.map(|()| cursor.map_or(self.format.unwrap_or(Format::Canonical), |c| c.format))
+    }
+
+    /// Feeds what is still decoded and not fed, and ends the input.
+    fn finish_lines(&mut self, mut cursor: Cursor) {
+        let pending = std::mem::take(&mut cursor.pending);
+        feed(&mut self.engine, pending, &mut cursor.lines_before);
+        self.engine.end_source(cursor.source);
     }
 
     /// Decodes `bytes` (whole lines starting at `offset`) in parallel and
-    /// feeds the events to the engine in order. `decoded` is told how far
-    /// into `bytes` everything has been decoded (events own their data).
-    fn lint_region(
-        &mut self,
-        cursor: &mut Cursor,
-        offset: u64,
-        bytes: &[u8],
-        decoded_upto: &mut dyn FnMut(usize),
-    ) {
+    /// feeds the events to the engine in order, each batch of chunks while
+    /// the next is decoded. The last batch decoded is left in the cursor, to
+    /// be fed while the next region is decoded (or by `finish_lines`), so
+    /// that region boundaries do not stall the overlap.
+    fn lint_region(&mut self, cursor: &mut Cursor, offset: u64, bytes: &[u8]) {
         let mut chunks = LineChunks {
             bytes,
             target: CHUNK_BYTES,
             start: 0,
         };
-        let batch = (rayon::current_num_threads() * 2).max(2);
+        let batch = batch();
         let (source, format) = (cursor.source, cursor.format);
         let decode = |group: &[(usize, &[u8])]| -> Vec<DecodedChunk> {
             group
@@ -152,26 +194,21 @@ impl Linter {
                 .map(|(start, chunk)| decode_chunk(chunk, offset + *start as u64, source, format))
                 .collect()
         };
-        let mut pending: Vec<DecodedChunk> = Vec::new();
         loop {
             let group: Vec<(usize, &[u8])> = chunks.by_ref().take(batch).collect();
-            if group.is_empty() {
+            let Some(&(start, last)) = group.last() else {
                 break;
-            }
+            };
             let engine = &mut self.engine;
-            let ready = std::mem::take(&mut pending);
+            let ready = std::mem::take(&mut cursor.pending);
             let lines_before = &mut cursor.lines_before;
             let ((), decoded) =
                 rayon::join(|| feed(engine, ready, lines_before), || decode(&group));
-            pending = decoded;
-            if let Some((start, chunk)) = group.last() {
-                decoded_upto(start + chunk.len());
-                if let Some(report) = self.on_progress.as_mut() {
-                    report(&self.engine, offset + (start + chunk.len()) as u64);
-                }
+            cursor.pending = decoded;
+            if let Some(report) = self.on_progress.as_mut() {
+                report(&self.engine, offset + (start + last.len()) as u64);
             }
         }
-        feed(&mut self.engine, pending, &mut cursor.lines_before);
     }
 }
 
@@ -195,10 +232,8 @@ pub fn split_lines(bytes: &[u8], target: usize) -> Vec<(usize, &[u8])> {
     .collect()
 }
 
-/// The pieces of [`split_lines`], found one at a time: each touches the
-/// input only where it ends, so a mapped file is paged in as it is decoded,
-/// not all at once (with large page-cache folios, one touch per piece of a
-/// whole file would map most of it).
+/// The pieces of [`split_lines`], found one at a time, as each batch is
+/// decoded: each touches the input only where it ends.
 struct LineChunks<'a> {
     bytes: &'a [u8],
     target: usize,

@@ -16,8 +16,8 @@ use std::process::{Command, Stdio};
 
 /// A line longer than every bound mcp-lint applies to a line or a part of
 /// one: the 1 MiB of a tool schema it compiles, the 1 KiB a report quotes,
-/// the 512 KiB a decoding chunk aims at, and the 8 MiB region stdin is read
-/// in (so on stdin the line spans several reads). Past these, a 500 MB line
+/// the 512 KiB a decoding chunk aims at, and the region a file or stdin is
+/// read in (a batch of chunks, 2 MiB on two threads: the line spans several reads). Past these, a 500 MB line
 /// takes the same path, only longer.
 const LONG_LINE: usize = 16 << 20;
 
@@ -35,48 +35,101 @@ const BASELINE: u64 = 16 << 20;
 
 struct Run {
     stdout: String,
+    stderr: String,
     code: i32,
     /// Peak resident memory, in bytes.
     peak: u64,
 }
 
+/// mcp-lint running, its output gathered by threads of their own.
+struct Running {
+    child: std::process::Child,
+    stdout: std::thread::JoinHandle<String>,
+    stderr: std::thread::JoinHandle<String>,
+}
+
 /// Runs mcp-lint with `args`, stdin from `stdin` if given, and waits for it
 /// with `wait4`, which tells the child's own peak memory.
 fn run(args: &[&str], stdin: Option<&Path>) -> Run {
+    spawn(args, stdin).wait()
+}
+
+fn spawn(args: &[&str], stdin: Option<&Path>) -> Running {
     let mut command = Command::new(env!("CARGO_BIN_EXE_mcp-lint"));
     command
         .args(args)
         .stdout(Stdio::piped())
-        .stderr(Stdio::null());
+        .stderr(Stdio::piped());
     if let Some(path) = stdin {
         command.stdin(std::fs::File::open(path).unwrap());
     }
-    // `wait4` below reaps the child (std's `wait` cannot tell its memory).
+    // `wait4` in `wait` reaps the child (std's `wait` cannot tell its memory).
     #[allow(clippy::zombie_processes)]
     let mut child = command.spawn().unwrap();
-    let mut pipe = child.stdout.take().unwrap();
-    let reader = std::thread::spawn(move || {
-        let mut stdout = String::new();
-        pipe.read_to_string(&mut stdout).unwrap();
-        stdout
-    });
-    let mut status = 0;
-    // SAFETY: rusage is plain data, and all zeros is a valid value of it.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    let pid = child.id() as libc::pid_t;
-    // SAFETY: the child is ours and not yet waited for; the pointers are valid.
-    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-    assert_eq!(waited, pid, "wait4 failed");
-    assert!(
-        libc::WIFEXITED(status),
-        "mcp-lint was killed by signal {}",
-        libc::WTERMSIG(status)
-    );
-    Run {
-        stdout: reader.join().unwrap(),
-        code: libc::WEXITSTATUS(status),
-        // Linux reports kilobytes.
-        peak: usage.ru_maxrss as u64 * 1024,
+    let stdout = gather(child.stdout.take().unwrap());
+    let stderr = gather(child.stderr.take().unwrap());
+    Running {
+        child,
+        stdout,
+        stderr,
+    }
+}
+
+fn gather(mut pipe: impl Read + Send + 'static) -> std::thread::JoinHandle<String> {
+    std::thread::spawn(move || {
+        let mut text = String::new();
+        pipe.read_to_string(&mut text).unwrap();
+        text
+    })
+}
+
+impl Running {
+    fn wait(self) -> Run {
+        let mut status = 0;
+        // SAFETY: rusage is plain data, and all zeros is a valid value of it.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        let pid = self.child.id() as libc::pid_t;
+        // SAFETY: the child is ours and not yet waited for; the pointers are valid.
+        let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+        assert_eq!(waited, pid, "wait4 failed");
+        assert!(
+            libc::WIFEXITED(status),
+            "mcp-lint was killed by signal {}",
+            libc::WTERMSIG(status)
+        );
+        Run {
+            stdout: self.stdout.join().unwrap(),
+            stderr: self.stderr.join().unwrap(),
+            code: libc::WEXITSTATUS(status),
+            // Linux reports kilobytes.
+            peak: usage.ru_maxrss as u64 * 1024,
+        }
+    }
+
+    /// Waits until mcp-lint has read at least `at_least` bytes of `path`, and
+    /// says how far it has read (its position in the open file, from
+    /// `/proc`); `None` if it ends first or has read the whole file.
+    fn has_read(&self, path: &Path, at_least: u64) -> Option<u64> {
+        let len = std::fs::metadata(path).unwrap().len();
+        let proc = format!("/proc/{}", self.child.id());
+        loop {
+            let fds = std::fs::read_dir(format!("{proc}/fd")).ok()?;
+            let fd = fds
+                .flatten()
+                .find(|fd| std::fs::read_link(fd.path()).is_ok_and(|to| to == path));
+            let info = fd.and_then(|fd| {
+                std::fs::read_to_string(format!("{proc}/fdinfo/{}", fd.file_name().to_str()?)).ok()
+            });
+            let position = info.as_deref().and_then(|info| {
+                let line = info.lines().find(|l| l.starts_with("pos:"))?;
+                line["pos:".len()..].trim().parse::<u64>().ok()
+            });
+            match position {
+                Some(read) if read >= len => return None,
+                Some(read) if read >= at_least => return Some(read),
+                _ => std::thread::yield_now(),
+            }
+        }
     }
 }
 
@@ -123,7 +176,7 @@ fn a_line_longer_than_any_limit_is_read_and_the_lines_after_it_too() {
         run.stdout
     );
     assert_eq!(run.code, 0);
-    // The file is mapped; the message's members are copied out of it once.
+    // The file is read in regions; the message's members are copied out once.
     let bound = BASELINE + 3 * LONG_LINE as u64;
     assert!(run.peak < bound, "peak {} MiB", run.peak >> 20);
 }
@@ -222,4 +275,94 @@ fn a_trace_of_many_sessions_gives_one_finding_each_in_bounded_memory() {
     // every finding until the report: memory grows with both, and only so.
     let per_session = run.peak.saturating_sub(BASELINE) / SESSIONS as u64;
     assert!(per_session < 6 << 10, "{per_session} bytes per session");
+}
+
+/// More than mcp-lint reads ahead of what it lints on two threads (two
+/// regions of one batch of four 512 KiB chunks, 4 MiB, plus a line).
+const READ_AHEAD: u64 = 8 << 20;
+
+/// Writes a trace of server answers of 256 KiB to requests nobody sent, at
+/// least `len` bytes: a finding on every line, few lines to decode. Written
+/// line by line: a test holding it whole would count in the peak memory of
+/// the runs other tests start meanwhile (`ru_maxrss` survives `exec`).
+fn write_unknown_answers(dir: &Path, name: &str, len: usize) -> (std::path::PathBuf, Trace) {
+    let line = long_answer(256 << 10, false);
+    let lines = len.div_ceil(line.len());
+    let path = dir.join(name);
+    let mut file = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
+    for _ in 0..lines {
+        file.write_all(&line).unwrap();
+    }
+    file.flush().unwrap();
+    let trace = Trace {
+        lines,
+        line_len: line.len(),
+    };
+    (path, trace)
+}
+
+/// The shape of a trace of equal lines.
+struct Trace {
+    lines: usize,
+    line_len: usize,
+}
+
+#[test]
+fn a_file_cut_short_while_it_is_read_is_linted_as_far_as_read_and_named_in_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, trace) =
+        write_unknown_answers(dir.path(), "shrinking.jsonl", 8 * READ_AHEAD as usize);
+    let running = spawn(&["--threads", "2", path.to_str().unwrap()], None);
+    // Cut it behind what has been read: mcp-lint goes on linting what it
+    // read, quotes what is left (a mapped file would fault here, SIGBUS).
+    let read = running
+        .has_read(&path, READ_AHEAD / 2)
+        .expect("mcp-lint read the whole file before it could be cut");
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&path)
+        .and_then(|file| file.set_len(4 * trace.line_len as u64))
+        .unwrap();
+    let run = running.wait();
+    let name = path.display();
+    let opened = trace.lines * trace.line_len;
+    assert!(
+        run.stderr.contains(&format!(
+            "{name}: the file was cut short while it was read: it had {opened} bytes when opened"
+        )),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(run.code, 2);
+    // Every line read is linted, and those still in the file are quoted.
+    let lines_read = read as usize / trace.line_len;
+    let findings = run.stdout.matches("response-unknown-id").count();
+    assert!(
+        findings >= lines_read,
+        "{findings} findings of {lines_read} lines read"
+    );
+    assert!(
+        run.stdout.contains(&format!("{name}:1:1")),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn a_file_that_grows_while_it_is_read_is_linted_as_it_was_when_opened() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, trace) = write_unknown_answers(dir.path(), "growing.jsonl", READ_AHEAD as usize / 2);
+    let running = spawn(&["--format", "concise", path.to_str().unwrap()], None);
+    // Once it has the file open (or has even read it all), the file grows.
+    running.has_read(&path, 1);
+    std::fs::OpenOptions::new()
+        .append(true)
+        .open(&path)
+        .and_then(|mut file| file.write_all(b"not json\n"))
+        .unwrap();
+    let run = running.wait();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let findings = run.stdout.matches("response-unknown-id").count();
+    assert_eq!(findings, trace.lines);
+    assert!(!run.stdout.contains("invalid-json"), "{}", run.stdout);
 }

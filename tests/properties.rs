@@ -72,8 +72,8 @@ impl std::io::Read for Pieces<'_> {
 /// Lints `trace` as the pipeline does, with its region and chunk sizes
 /// given: the stream read in regions of whole lines (`read_regions`), each
 /// split into chunks (`split_lines`) decoded in parallel, the events fed in
-/// order with line numbers rebased. (`Linter` fixes both sizes, at 8 MiB
-/// and 512 KiB; here they are a few bytes, so every boundary is exercised.)
+/// order with line numbers rebased. (`Linter` fixes both sizes, at a batch
+/// of chunks and 512 KiB; here they are a few bytes, so every boundary is exercised.)
 fn lint_in_chunks(trace: &[u8], reads: Vec<usize>, region: usize, chunk: usize) -> Vec<Diagnostic> {
     let mut engine = mcp_lint::rules::engine();
     let mut lines_before = 0;

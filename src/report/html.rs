@@ -16,6 +16,7 @@ use super::timeline::{self, Operation, Timeline};
 use super::{Report, Sink, SourceInfo};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::event::{Location, Side};
+use crate::input::SourceText;
 use crate::sanitize::display_bytes;
 
 /// Operations drawn per session; a bigger session says how many it left out.
@@ -63,9 +64,11 @@ fn nonce() -> String {
 fn timelines(report: &Report) -> Vec<Timeline> {
     let mut all = Vec::new();
     for (source, info) in report.sources.iter().enumerate() {
-        let Some(text) = info.text else { continue };
-        let format = crate::decode::detect(text.bytes());
-        let events = crate::decode::decode_document(text.bytes(), source as u32, format);
+        let Some(Ok(text)) = info.text.map(SourceText::whole) else {
+            continue;
+        };
+        let format = crate::decode::detect(&text);
+        let events = crate::decode::decode_document(&text, source as u32, format);
         all.extend(timeline::build(&events, source as u32));
     }
     all
@@ -218,7 +221,7 @@ fn quoted(source: &SourceInfo, at: Location) -> String {
         .and_then(|text| text.line(at.offset, at.len))
         .map_or_else(
             || "(line not available)".to_string(),
-            |bytes| display_bytes(bytes, MAX_LINE_CHARS),
+            |bytes| display_bytes(&bytes, MAX_LINE_CHARS),
         )
 }
 

@@ -81,12 +81,10 @@ fn quote(source: &SourceInfo, location: Location, room: usize) -> String {
     match text.line(location.offset, location.len) {
         // A location inside its line is a window on a line too long to
         // quote (an event of a one-line export): it starts at the event.
-        Some(bytes)
-            if location.offset > 0 && text.bytes()[location.offset as usize - 1] != b'\n' =>
-        {
-            format!("… {}", display_bytes(bytes, room - 4))
+        Some(bytes) if !text.starts_line(location.offset) => {
+            format!("… {}", display_bytes(&bytes, room - 4))
         }
-        Some(bytes) => quote_line(bytes, room),
+        Some(bytes) => quote_line(&bytes, room),
         None => "(line not available)".to_string(),
     }
 }
