@@ -4,8 +4,11 @@
 
 use rayon::prelude::*;
 
-use crate::decode::{decode_chunk, decode_document, detect, DecodedChunk, Format};
+use std::ops::Range;
+
+use crate::decode::{decode_chunk, detect, stream_document, DecodedChunk, EventSink, Format};
 use crate::engine::Engine;
+use crate::event::Event;
 
 /// Bytes per chunk handed to one decoding task.
 const CHUNK_BYTES: usize = 512 * 1024;
@@ -49,10 +52,10 @@ impl Linter {
     /// (Reports read quoted lines from the map again; the kernel reloads them.)
     pub fn lint_mapped(&mut self, source: u32, map: &memmap2::Mmap) -> Format {
         const PAGE: usize = 4096;
-        let mut released = 0;
-        self.lint_whole(source, map, &mut |decoded_upto| {
-            let end = decoded_upto / PAGE * PAGE;
-            if end > released {
+        self.lint_whole(source, map, &mut |range| {
+            // Whole pages only: the ones at either end may hold bytes still in use.
+            let (start, end) = (range.start.div_ceil(PAGE) * PAGE, range.end / PAGE * PAGE);
+            if end > start {
                 // SAFETY: the map is a read-only, file-backed mapping: after
                 // MADV_DONTNEED its pages are read from the file again on the
                 // next access, so no data is lost. No reference into the
@@ -61,33 +64,37 @@ impl Linter {
                 let _ = unsafe {
                     map.unchecked_advise_range(
                         memmap2::UncheckedAdvice::DontNeed,
-                        released,
-                        end - released,
+                        start,
+                        end - start,
                     )
                 };
-                released = end;
             }
         })
     }
 
+    /// Lints a whole input; `release` is told byte ranges of it not needed
+    /// until read again.
     fn lint_whole(
         &mut self,
         source: u32,
         bytes: &[u8],
-        decoded_upto: &mut dyn FnMut(usize),
+        release: &mut dyn FnMut(Range<usize>),
     ) -> Format {
         let format = self.format.unwrap_or_else(|| detect(bytes));
         if format.is_document() {
-            for event in decode_document(bytes, source, format) {
-                self.engine.feed(&event);
-            }
+            let mut sink = EngineSink::new(&mut self.engine);
+            stream_document(bytes, source, format, release, &mut sink);
         } else {
             let mut cursor = Cursor {
                 source,
                 format,
                 lines_before: 0,
             };
-            self.lint_region(&mut cursor, 0, bytes, decoded_upto);
+            let mut released = 0;
+            self.lint_region(&mut cursor, 0, bytes, &mut |decoded_upto| {
+                release(released..decoded_upto);
+                released = decoded_upto;
+            });
         }
         self.engine.end_source(source);
         format
@@ -116,13 +123,10 @@ impl Linter {
                 self.lint_region(cursor, offset, bytes, &mut |_| {});
             }
         });
-        if cursor.as_ref().is_some_and(|c| c.format.is_document()) {
-            for event in decode_document(
-                &document,
-                source,
-                cursor.as_ref().map_or(Format::Har, |c| c.format),
-            ) {
-                self.engine.feed(&event);
+        if let Some(format) = cursor.as_ref().map(|c| c.format) {
+            if format.is_document() {
+                let mut sink = EngineSink::new(&mut self.engine);
+                stream_document(&document, source, format, &mut |_| {}, &mut sink);
             }
         }
         self.engine.end_source(source);
@@ -172,6 +176,39 @@ impl Linter {
             }
         }
         feed(&mut self.engine, pending, &mut cursor.lines_before);
+    }
+}
+
+/// Streamed events on their way to the engine, fed in runs: the engine's
+/// shards apply a run in parallel.
+struct EngineSink<'e> {
+    engine: &'e mut Engine,
+    run: Vec<Event>,
+}
+
+impl<'e> EngineSink<'e> {
+    /// Events per run.
+    const RUN: usize = 16 * 1024;
+
+    fn new(engine: &'e mut Engine) -> Self {
+        EngineSink {
+            engine,
+            run: Vec::new(),
+        }
+    }
+}
+
+impl EventSink for EngineSink<'_> {
+    fn take(&mut self, event: Event) {
+        self.run.push(event);
+        if self.run.len() >= Self::RUN {
+            self.flush();
+        }
+    }
+
+    fn flush(&mut self) {
+        self.engine.feed_all(&self.run);
+        self.run.clear();
     }
 }
 
