@@ -432,11 +432,7 @@ fn lint_one(
 /// report can quote its lines afterwards.
 fn lint_stdin(linter: &mut Linter, source: u32) -> std::io::Result<Option<SourceText>> {
     let mut spool = tempfile::tempfile()?;
-    {
-        let mut writer = std::io::BufWriter::new(&mut spool);
-        linter.lint_reader(source, std::io::stdin().lock(), Some(&mut writer))?;
-        writer.flush()?;
-    }
+    linter.lint_reader(source, std::io::stdin().lock(), Some(&mut spool))?;
     // Kept as text even when empty: only an unreadable input has none.
     if spool.metadata()?.len() == 0 {
         return Ok(Some(SourceText::Owned(Vec::new())));

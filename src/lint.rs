@@ -51,25 +51,7 @@ impl Linter {
     /// the kernel as it goes, so resident memory does not grow with the file.
     /// (Reports read quoted lines from the map again; the kernel reloads them.)
     pub fn lint_mapped(&mut self, source: u32, map: &memmap2::Mmap) -> Format {
-        const PAGE: usize = 4096;
-        self.lint_whole(source, map, &mut |range| {
-            // Whole pages only: the ones at either end may hold bytes still in use.
-            let (start, end) = (range.start.div_ceil(PAGE) * PAGE, range.end / PAGE * PAGE);
-            if end > start {
-                // SAFETY: the map is a read-only, file-backed mapping: after
-                // MADV_DONTNEED its pages are read from the file again on the
-                // next access, so no data is lost. No reference into the
-                // released range is alive: its events own their data.
-                #[cfg(unix)]
-                let _ = unsafe {
-                    map.unchecked_advise_range(
-                        memmap2::UncheckedAdvice::DontNeed,
-                        start,
-                        end - start,
-                    )
-                };
-            }
-        })
+        self.lint_whole(source, map, &mut |range| release_pages(map, range))
     }
 
     /// Lints a whole input; `release` is told byte ranges of it not needed
@@ -82,8 +64,7 @@ impl Linter {
     ) -> Format {
         let format = self.format.unwrap_or_else(|| detect(bytes));
         if format.is_document() {
-            let mut sink = EngineSink::new(&mut self.engine);
-            stream_document(bytes, source, format, release, &mut sink);
+            self.lint_document(source, bytes, format, release);
         } else {
             let mut cursor = Cursor {
                 source,
@@ -100,33 +81,62 @@ impl Linter {
         format
     }
 
+    /// Lints a whole input of a document format.
+    fn lint_document(
+        &mut self,
+        source: u32,
+        bytes: &[u8],
+        format: Format,
+        release: &mut dyn FnMut(Range<usize>),
+    ) {
+        let mut sink = EngineSink::new(&mut self.engine);
+        stream_document(bytes, source, format, release, &mut sink);
+    }
+
     /// Lints a stream, region by region, so memory does not grow with it.
     /// Every byte read is also written to `spool`, for quoting lines later.
+    /// A document format cannot be decoded piecewise: it is linted once read,
+    /// from the spool (mapped), or without one, gathered whole.
     pub fn lint_reader(
         &mut self,
         source: u32,
         reader: impl std::io::Read,
-        spool: Option<&mut dyn std::io::Write>,
+        spool: Option<&mut std::fs::File>,
     ) -> std::io::Result<Format> {
         let mut cursor: Option<Cursor> = None;
-        // A document format cannot be decoded piecewise: it is gathered whole.
+        let gather = spool.is_none();
         let mut document: Vec<u8> = Vec::new();
-        let result = crate::input::read_regions(reader, 8 * 1024 * 1024, spool, |offset, bytes| {
-            let cursor = cursor.get_or_insert_with(|| Cursor {
-                source,
-                format: self.format.unwrap_or_else(|| detect(bytes)),
-                lines_before: 0,
+        let mut writer = spool.map(std::io::BufWriter::new);
+        let spooling = writer.as_mut().map(|w| w as &mut dyn std::io::Write);
+        let result =
+            crate::input::read_regions(reader, 8 * 1024 * 1024, spooling, |offset, bytes| {
+                let cursor = cursor.get_or_insert_with(|| Cursor {
+                    source,
+                    format: self.format.unwrap_or_else(|| detect(bytes)),
+                    lines_before: 0,
+                });
+                if !cursor.format.is_document() {
+                    self.lint_region(cursor, offset, bytes, &mut |_| {});
+                } else if gather {
+                    document.extend_from_slice(bytes);
+                }
             });
-            if cursor.format.is_document() {
-                document.extend_from_slice(bytes);
-            } else {
-                self.lint_region(cursor, offset, bytes, &mut |_| {});
-            }
-        });
+        let spool = writer
+            .map(|w| w.into_inner().map_err(|e| e.into_error()))
+            .transpose()?;
         if let Some(format) = cursor.as_ref().map(|c| c.format) {
             if format.is_document() {
-                let mut sink = EngineSink::new(&mut self.engine);
-                stream_document(&document, source, format, &mut |_| {}, &mut sink);
+                match spool {
+                    Some(file) => {
+                        // SAFETY: the spool is the caller's file, written
+                        // above and not changed while the map lives.
+                        let map = unsafe { memmap2::Mmap::map(&*file)? };
+                        self.lint_document(source, &map, format, &mut |range| {
+                            release_pages(&map, range)
+                        });
+                    }
+                    None => self.lint_document(source, &document, format, &mut |_| {}),
+                }
             }
         }
         self.engine.end_source(source);
@@ -176,6 +186,25 @@ impl Linter {
             }
         }
         feed(&mut self.engine, pending, &mut cursor.lines_before);
+    }
+}
+
+/// Hands the whole pages of `range` of a mapped input back to the kernel:
+/// resident memory does not grow with the file. (Reports read quoted lines
+/// from the map again; the kernel reloads them.)
+fn release_pages(map: &memmap2::Mmap, range: Range<usize>) {
+    const PAGE: usize = 4096;
+    // Whole pages only: the ones at either end may hold bytes still in use.
+    let (start, end) = (range.start.div_ceil(PAGE) * PAGE, range.end / PAGE * PAGE);
+    if end > start {
+        // SAFETY: the map is a read-only, file-backed mapping: after
+        // MADV_DONTNEED its pages are read from the file again on the
+        // next access, so no data is lost. No reference into the
+        // released range is alive: its events own their data.
+        #[cfg(unix)]
+        let _ = unsafe {
+            map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, start, end - start)
+        };
     }
 }
 

@@ -801,7 +801,7 @@ impl CausalOrder {
 
 /// [`CausalOrder`] over events already in timestamp order.
 #[cfg(test)]
-fn causal_order(events: Vec<Event>) -> Vec<Event> {
+pub(crate) fn causal_order(events: Vec<Event>) -> Vec<Event> {
     let at = |index| Position {
         time: 0.0,
         entry: 0,
