@@ -254,7 +254,12 @@ pub(crate) fn stream(
 ) {
     let har: Har = match document::parse(bytes, source, "the HAR file", "a valid HAR 1.2 file") {
         Ok(har) => har,
-        Err(events) => return events.into_iter().for_each(|event| sink.take(event)),
+        Err(events) => {
+            for event in events {
+                sink.take(event);
+            }
+            return sink.flush();
+        }
     };
     let read = |i, raw| exchange(bytes, i + 1, raw).map(Some);
     entries::stream(
