@@ -4,8 +4,9 @@
 
 use rayon::prelude::*;
 
-use crate::decode::{decode_chunk, decode_document, detect, DecodedChunk, Format};
+use crate::decode::{decode_chunk, detect, stream_document, DecodedChunk, EventSink, Format};
 use crate::engine::Engine;
+use crate::event::Event;
 use crate::input::{read_regions, OpenedFile, SourceText};
 
 /// Bytes per chunk handed to one decoding task.
@@ -161,10 +162,12 @@ impl Linter {
         read.map(|read| (format, read))
     }
 
+    /// Lints a whole input of a document format: its events are streamed
+    /// to the engine in trace order, never collected.
     fn lint_document(&mut self, source: u32, format: Format, bytes: &[u8]) {
-        for event in decode_document(bytes, source, format) {
-            self.engine.feed(&event);
-        }
+        let mut sink = EngineSink::new(&mut self.engine);
+        stream_document(bytes, source, format, &mut |_| {}, &mut sink);
+        sink.flush();
         self.engine.end_source(source);
     }
 
@@ -211,6 +214,40 @@ impl Linter {
         }
     }
 }
+
+/// Streamed events on their way to the engine, fed in runs: the engine's
+/// shards apply a run in parallel.
+struct EngineSink<'e> {
+    engine: &'e mut Engine,
+    run: Vec<Event>,
+}
+
+impl<'e> EngineSink<'e> {
+    /// Events per run.
+    const RUN: usize = 16 * 1024;
+
+    fn new(engine: &'e mut Engine) -> Self {
+        EngineSink {
+            engine,
+            run: Vec::new(),
+        }
+    }
+}
+
+impl EventSink for EngineSink<'_> {
+    fn take(&mut self, event: Event) {
+        self.run.push(event);
+        if self.run.len() >= Self::RUN {
+            self.flush();
+        }
+    }
+
+    fn flush(&mut self) {
+        self.engine.feed_all(&self.run);
+        self.run.clear();
+    }
+}
+
 
 fn feed(engine: &mut Engine, decoded: Vec<DecodedChunk>, lines_before: &mut u64) {
     for mut chunk in decoded {

@@ -15,9 +15,8 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use super::document::{self, offset_of};
-use super::http::{
-    exchanges_in_order, kept_headers, url_path, url_target, Body, EntryProblem, Exchange,
-};
+use super::entries::{self, Capture, EventSink};
+use super::http::{kept_headers, url_path, url_target, Body, EntryProblem, Exchange};
 use super::json::string_of;
 use super::timestamp::parse_rfc3339_ms;
 use crate::event::Event;
@@ -239,11 +238,82 @@ fn exchange<'a>(
 
 /// Decodes a HAR document into events in trace order.
 pub(crate) fn decode(bytes: &[u8], source: u32) -> Vec<Event> {
+    let mut events = Vec::new();
+    stream(bytes, source, &mut |_| {}, &mut events);
+    events
+}
+
+/// Gives `sink` a HAR document's events in trace order, entry by entry, so
+/// memory does not grow with the capture; `release` is told byte ranges not
+/// needed until read again.
+pub(crate) fn stream(
+    bytes: &[u8],
+    source: u32,
+    release: &mut dyn FnMut(std::ops::Range<usize>),
+    sink: &mut dyn EventSink,
+) {
     let har: Har = match document::parse(bytes, source, "the HAR file", "a valid HAR 1.2 file") {
         Ok(har) => har,
-        Err(events) => return events,
+        Err(events) => {
+            for event in events {
+                sink.take(event);
+            }
+            return sink.flush();
+        }
     };
-    exchanges_in_order(bytes, source, &har.log.entries, |i, raw| {
-        exchange(bytes, i + 1, raw).map(Some)
-    })
+    let read = |i, raw| exchange(bytes, i + 1, raw).map(Some);
+    entries::stream(
+        &Capture::new(bytes, source, &har.log.entries, read),
+        release,
+        sink,
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::decode::entries::collected_order;
+    use crate::generate::{generate_har, GeneratorConfig};
+
+    /// The HAR captures of the test data, and a generated one with injected
+    /// violations (answers before their requests) and many entries.
+    fn captures() -> Vec<Vec<u8>> {
+        let testdata = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata");
+        let mut captures = Vec::new();
+        for dir in ["har", "sessions"] {
+            for entry in std::fs::read_dir(testdata.join(dir)).unwrap() {
+                let path = entry.unwrap().path();
+                if path.extension().is_some_and(|e| e == "har") {
+                    captures.push(std::fs::read(path).unwrap());
+                }
+            }
+        }
+        let config = GeneratorConfig {
+            target_bytes: 1 << 20,
+            ..GeneratorConfig::default()
+        };
+        let mut generated = Vec::new();
+        generate_har(&config, &mut generated).unwrap();
+        captures.push(generated);
+        captures
+    }
+
+    #[test]
+    fn streamed_entries_come_in_the_order_of_sorting_the_whole_capture() {
+        for bytes in captures() {
+            let Ok(har) = document::parse::<Har>(&bytes, 0, "", "") else {
+                panic!("a capture of the test data is not a HAR");
+            };
+            let read = |i, raw| exchange(&bytes, i + 1, raw).map(Some);
+            let expected = collected_order(&Capture::new(&bytes, 0, &har.log.entries, read));
+            // Batches smaller than the capture: entries held across batches.
+            for batch in [1, 2, 5, 64] {
+                let mut capture = Capture::new(&bytes, 0, &har.log.entries, read);
+                capture.batch = batch;
+                let mut events = Vec::new();
+                entries::stream(&capture, &mut |_| {}, &mut events);
+                assert!(events == expected, "batches of {batch}");
+            }
+        }
+    }
 }

@@ -4,10 +4,9 @@
 //! own channel, and a transport event when the stream ended early.
 
 use std::borrow::Cow;
+use std::collections::VecDeque;
 
 use compact_str::CompactString;
-use rayon::prelude::*;
-use serde_json::value::RawValue;
 
 use super::json::{messages_of, OneOrBatch};
 use super::sse;
@@ -479,64 +478,10 @@ pub(crate) fn url_path(url: &str) -> String {
     crate::sanitize::truncate(path, 60).into_owned()
 }
 
-/// The events of a capture's entries (a HAR file's, an Inspector network
-/// export's) in trace order. `exchange(i, entry)` reads the `i`th entry
-/// (0-based): its HTTP exchange, `None` for an entry to leave out, or why it
-/// cannot be read.
-pub(crate) fn exchanges_in_order<'a>(
-    bytes: &'a [u8],
-    source: u32,
-    entries: &[&'a RawValue],
-    exchange: impl Fn(usize, &'a RawValue) -> Result<Option<Exchange<'a>>, EntryProblem> + Sync,
-) -> Vec<Event> {
-    // Each entry becomes its events at once, so no entry's decoded bodies
-    // outlive it. Events carry their byte offset until lines are counted.
-    let at_offset = |offset: usize| Location {
-        source,
-        line: 0,
-        offset: offset as u64,
-        len: 0,
-    };
-    let mut timed: Vec<(usize, Timed)> = entries
-        .par_iter()
-        .enumerate()
-        .flat_map_iter(|(i, raw)| {
-            let events = match exchange(i, raw) {
-                Ok(Some(x)) if x.is_mcp() => x.events(&at_offset),
-                Ok(_) => Vec::new(),
-                Err(problem) => vec![Timed {
-                    time: f64::NEG_INFINITY,
-                    event: Event::unreadable(
-                        at_offset(problem.offset),
-                        Unreadable::Envelope(problem.why),
-                    ),
-                }],
-            };
-            events.into_iter().map(move |t| (i, t))
-        })
-        .collect();
-    let lines = LineMap::new(
-        bytes,
-        source,
-        timed
-            .iter()
-            .map(|(_, t)| t.event.location.offset as usize)
-            .collect(),
-    );
-    for (_, t) in &mut timed {
-        t.event.location = lines.locate(t.event.location.offset as usize);
-    }
-    // Trace order: by time; exchanges without a time keep their place. A stable
-    // sort keeps the order of events within one exchange.
-    timed
-        .sort_by(|(a_entry, a), (b_entry, b)| a.time.total_cmp(&b.time).then(a_entry.cmp(b_entry)));
-    causal_order(timed.into_iter().map(|(_, t)| t.event).collect())
-}
-
 /// Lines longer than this are quoted from the event's own place in them, not
 /// from their start: in a one-line (minified) export the line is the whole file,
 /// and its start is some other entry.
-const WHOLE_LINE_MAX: usize = 1024;
+pub(crate) const WHOLE_LINE_MAX: usize = 1024;
 
 /// Maps byte offsets of a document to the lines that hold them.
 pub(crate) struct LineMap {
@@ -602,7 +547,7 @@ impl LineMap {
 /// The part of the line `start..end` that locates `offset`: the whole line
 /// (without its `\r`), or for a line too long to quote, a window that starts
 /// at `offset`.
-fn quoted_part(bytes: &[u8], start: usize, end: usize, offset: usize) -> (usize, usize) {
+pub(crate) fn quoted_part(bytes: &[u8], start: usize, end: usize, offset: usize) -> (usize, usize) {
     let end = if end > start && bytes[end - 1] == b'\r' {
         end - 1
     } else {
@@ -617,7 +562,7 @@ fn quoted_part(bytes: &[u8], start: usize, end: usize, offset: usize) -> (usize,
 
 /// What an event depends on, or provides, for causal order.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-enum Cause {
+pub(crate) enum Cause {
     /// A request of `side` with this id.
     Request(Option<CompactString>, Side, crate::event::RequestId),
     /// A request of `side` carrying this progress token.
@@ -684,101 +629,194 @@ fn needs(event: &Event) -> Option<Cause> {
 
 type Waiting = foldhash::HashMap<Cause, Vec<Option<CompactString>>>;
 
-/// Emits an event in causal order and notes the streams it frees.
-fn emit(
-    event: Event,
-    ordered: &mut Vec<Event>,
-    done: &mut foldhash::HashSet<Cause>,
-    waiting_on: &mut Waiting,
-    released: &mut Vec<Option<CompactString>>,
-) {
-    for cause in provides(&event) {
-        if let Some(streams) = waiting_on.remove(&cause) {
-            released.extend(streams);
-        }
-        done.insert(cause);
-    }
-    ordered.push(event);
+/// Where an event stands in timestamp order: its time, its entry, and its
+/// place among that entry's events. Ordered as the stable sort by time and
+/// entry orders events (`total_cmp` for times).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Position {
+    pub time: f64,
+    pub entry: usize,
+    pub index: usize,
 }
 
-/// Puts events that timestamps alone order wrongly back in causal order.
+impl PartialEq for Position {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other).is_eq()
+    }
+}
+
+impl Eq for Position {}
+
+impl PartialOrd for Position {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Position {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.time
+            .total_cmp(&other.time)
+            .then(self.entry.cmp(&other.entry))
+            .then(self.index.cmp(&other.index))
+    }
+}
+
+/// For each cause, the last position in timestamp order that provides it:
+/// whether an event must wait depends on whether its need comes later.
+pub(crate) type LastProvided = foldhash::HashMap<Cause, Position>;
+
+/// Notes what `event`, at `position`, provides.
+pub(crate) fn note_provided(last: &mut LastProvided, event: &Event, position: Position) {
+    for cause in provides(event) {
+        let at = last.entry(cause).or_insert(position);
+        *at = (*at).max(position);
+    }
+}
+
+/// Puts events that timestamps alone order wrongly back in causal order,
+/// taking them one at a time in timestamp order.
 ///
 /// Across streams, timestamps only bound when a message travelled. A
 /// response cannot precede its request, nor progress the request carrying
 /// its token: such an event waits until what it needs has been emitted, and
 /// the events after it on its own stream wait behind it, so one stream's
 /// order never changes. Nothing waits for something the trace does not hold.
-pub(crate) fn causal_order(events: Vec<Event>) -> Vec<Event> {
-    use std::collections::VecDeque;
-    // Where each cause is provided, to know whether waiting can end.
-    let mut provided_at: foldhash::HashMap<Cause, Vec<usize>> = Default::default();
-    for (i, e) in events.iter().enumerate() {
-        for cause in provides(e) {
-            provided_at.entry(cause).or_default().push(i);
+pub(crate) struct CausalOrder {
+    /// Where each cause is provided last, to know whether waiting can end.
+    last_provided: LastProvided,
+    done: foldhash::HashSet<Cause>,
+    /// Per stream (events without one wait alone), the events held back.
+    held: foldhash::HashMap<Option<CompactString>, VecDeque<(Position, Event)>>,
+    waiting_on: Waiting,
+    /// Events taken so far.
+    taken: usize,
+}
+
+impl CausalOrder {
+    pub fn new(last_provided: LastProvided) -> Self {
+        CausalOrder {
+            last_provided,
+            done: Default::default(),
+            held: Default::default(),
+            waiting_on: Default::default(),
+            taken: 0,
         }
     }
-    let must_wait = |i: usize, e: &Event, done: &foldhash::HashSet<Cause>| {
-        needs(e).filter(|need| {
-            !done.contains(need)
-                && provided_at
+
+    /// What `event` at `position` must wait for, if anything.
+    fn must_wait(&self, position: Position, event: &Event) -> Option<Cause> {
+        needs(event).filter(|need| {
+            !self.done.contains(need)
+                && self
+                    .last_provided
                     .get(need)
-                    .is_some_and(|at| at.iter().any(|&p| p > i))
+                    .is_some_and(|last| *last > position)
         })
-    };
-    let mut done: foldhash::HashSet<Cause> = Default::default();
-    // Per stream (events without one wait alone), the events held back.
-    let mut held: foldhash::HashMap<Option<CompactString>, VecDeque<(usize, Event)>> =
-        Default::default();
-    let mut waiting_on: Waiting = Default::default();
-    let mut ordered = Vec::with_capacity(events.len());
-    for (i, event) in events.into_iter().enumerate() {
+    }
+
+    /// Takes the next event in timestamp order; `out` is given every event
+    /// that can now be emitted, in causal order.
+    pub fn push(&mut self, position: Position, event: Event, out: &mut dyn FnMut(Event)) {
         let stream = event
             .stream
             .clone()
-            .or_else(|| Some(format!("#{i}").into()));
-        let queue_busy = held.get(&stream).is_some_and(|q| !q.is_empty());
+            .or_else(|| Some(format!("#{}", self.taken).into()));
+        self.taken += 1;
+        let queue_busy = self.held.get(&stream).is_some_and(|q| !q.is_empty());
         if queue_busy {
-            held.entry(stream).or_default().push_back((i, event));
-            continue;
+            self.held
+                .entry(stream)
+                .or_default()
+                .push_back((position, event));
+            return;
         }
-        if let Some(need) = must_wait(i, &event, &done) {
-            waiting_on.entry(need).or_default().push(stream.clone());
-            held.entry(stream).or_default().push_back((i, event));
-            continue;
+        if let Some(need) = self.must_wait(position, &event) {
+            self.waiting_on
+                .entry(need)
+                .or_default()
+                .push(stream.clone());
+            self.held
+                .entry(stream)
+                .or_default()
+                .push_back((position, event));
+            return;
         }
         let mut released = Vec::new();
-        emit(
-            event,
-            &mut ordered,
-            &mut done,
-            &mut waiting_on,
-            &mut released,
-        );
+        self.emit(event, out, &mut released);
         // Emitting may free held streams, and what they emit may free others.
         while let Some(stream) = released.pop() {
-            let Some(queue) = held.get_mut(&stream) else {
-                continue;
-            };
-            while let Some((j, next)) = queue.pop_front() {
-                if let Some(need) = must_wait(j, &next, &done) {
-                    queue.push_front((j, next));
-                    waiting_on.entry(need).or_default().push(stream.clone());
-                    break;
-                }
-                emit(
-                    next,
-                    &mut ordered,
-                    &mut done,
-                    &mut waiting_on,
-                    &mut released,
-                );
-            }
+            self.release(stream, out, &mut released);
         }
     }
-    // Whatever still waits (a cycle of waits) keeps its original order.
-    let mut rest: Vec<(usize, Event)> = held.into_values().flatten().collect();
-    rest.sort_by_key(|(i, _)| *i);
-    ordered.extend(rest.into_iter().map(|(_, e)| e));
+
+    /// Emits the events a held stream no longer waits for.
+    fn release(
+        &mut self,
+        stream: Option<CompactString>,
+        out: &mut dyn FnMut(Event),
+        released: &mut Vec<Option<CompactString>>,
+    ) {
+        while let Some((at, next)) = self.held.get_mut(&stream).and_then(VecDeque::pop_front) {
+            if let Some(need) = self.must_wait(at, &next) {
+                self.held
+                    .entry(stream.clone())
+                    .or_default()
+                    .push_front((at, next));
+                self.waiting_on
+                    .entry(need)
+                    .or_default()
+                    .push(stream.clone());
+                return;
+            }
+            self.emit(next, out, released);
+        }
+    }
+
+    /// Emits an event and notes the streams it frees.
+    fn emit(
+        &mut self,
+        event: Event,
+        out: &mut dyn FnMut(Event),
+        released: &mut Vec<Option<CompactString>>,
+    ) {
+        for cause in provides(&event) {
+            if let Some(streams) = self.waiting_on.remove(&cause) {
+                released.extend(streams);
+            }
+            self.done.insert(cause);
+        }
+        out(event);
+    }
+
+    /// Whatever still waits (a cycle of waits) keeps its timestamp order.
+    pub fn finish(self, out: &mut dyn FnMut(Event)) {
+        let mut rest: Vec<(Position, Event)> = self.held.into_values().flatten().collect();
+        rest.sort_by_key(|(at, _)| *at);
+        for (_, event) in rest {
+            out(event);
+        }
+    }
+}
+
+/// [`CausalOrder`] over events already in timestamp order.
+#[cfg(test)]
+pub(crate) fn causal_order(events: Vec<Event>) -> Vec<Event> {
+    let at = |index| Position {
+        time: 0.0,
+        entry: 0,
+        index,
+    };
+    let mut last_provided = LastProvided::default();
+    for (i, event) in events.iter().enumerate() {
+        note_provided(&mut last_provided, event, at(i));
+    }
+    let mut order = CausalOrder::new(last_provided);
+    let mut ordered = Vec::with_capacity(events.len());
+    for (i, event) in events.into_iter().enumerate() {
+        order.push(at(i), event, &mut |e| ordered.push(e));
+    }
+    order.finish(&mut |e| ordered.push(e));
     ordered
 }
 

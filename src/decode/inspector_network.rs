@@ -26,9 +26,8 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use super::document::{self, offset_of};
-use super::http::{
-    exchanges_in_order, kept_headers, url_path, url_target, Body, EntryProblem, Exchange,
-};
+use super::entries::exchanges_in_order;
+use super::http::{kept_headers, url_path, url_target, Body, EntryProblem, Exchange};
 use super::json::string_of;
 use super::timestamp::parse_rfc3339_ms;
 use crate::event::Event;

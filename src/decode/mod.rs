@@ -8,6 +8,8 @@ mod claude_log;
 mod client_report;
 mod cursor_log;
 mod document;
+mod entries;
+pub use entries::EventSink;
 mod framing;
 mod go_sdk;
 mod har;
@@ -356,6 +358,27 @@ pub fn decode_chunk(chunk: &[u8], offset: u64, source: u32, format: Format) -> D
         }
         decoded
     })
+}
+
+/// Gives `sink` the events of a whole-document format in trace order. A HAR
+/// capture is streamed entry by entry, telling `release` the byte ranges it
+/// is done with for now; other formats are decoded whole first.
+pub fn stream_document(
+    bytes: &[u8],
+    source: u32,
+    format: Format,
+    release: &mut dyn FnMut(std::ops::Range<usize>),
+    sink: &mut dyn EventSink,
+) {
+    match format {
+        Format::Har => har::stream(bytes, source, release, sink),
+        _ => {
+            for event in decode_document(bytes, source, format) {
+                sink.take(event);
+            }
+            sink.flush();
+        }
+    }
 }
 
 /// Decodes a whole input of a document format into events in trace order.

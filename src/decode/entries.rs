@@ -1,0 +1,395 @@
+//! The events of a capture's entries (a HAR file's, an Inspector network
+//! export's) in trace order, streamed: memory is bounded by the entries open
+//! at once, not by the capture.
+//!
+//! Two passes over the entries. The first decodes every entry and keeps only
+//! where its first event stands in timestamp order and where the requests it
+//! carries stand (an answer waits for its request only if the request comes
+//! later). The second decodes the entries again, in parallel batches, in the
+//! order of their first events, and merges their events by time: an entry's
+//! later events (its response, at its end) are held only until their time.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::ops::Range;
+
+use rayon::prelude::*;
+use serde_json::value::RawValue;
+
+use super::document::offset_of;
+use super::http::{
+    note_provided, quoted_part, CausalOrder, EntryProblem, Exchange, LastProvided, Position, Timed,
+    WHOLE_LINE_MAX,
+};
+use crate::event::{Event, Location, Unreadable};
+
+/// Reads the `i`th entry (0-based): its HTTP exchange, `None` for an entry
+/// to leave out, or why it cannot be read.
+pub(crate) trait ReadEntry<'a>:
+    Fn(usize, &'a RawValue) -> Result<Option<Exchange<'a>>, EntryProblem> + Sync
+{
+}
+
+impl<'a, F> ReadEntry<'a> for F where
+    F: Fn(usize, &'a RawValue) -> Result<Option<Exchange<'a>>, EntryProblem> + Sync
+{
+}
+
+/// Where streamed events go, in trace order.
+pub trait EventSink: Send {
+    fn take(&mut self, event: Event);
+
+    /// Hands on what was taken; runs while the next entries are decoded.
+    fn flush(&mut self) {}
+}
+
+impl EventSink for Vec<Event> {
+    fn take(&mut self, event: Event) {
+        self.push(event);
+    }
+}
+
+/// A capture's entries and how to read them.
+pub(crate) struct Capture<'a, 'e, R> {
+    pub bytes: &'a [u8],
+    pub source: u32,
+    pub entries: &'e [&'a RawValue],
+    pub read: R,
+    /// Entries decoded together, in parallel.
+    pub batch: usize,
+}
+
+impl<'a, 'e, R: ReadEntry<'a>> Capture<'a, 'e, R> {
+    pub fn new(bytes: &'a [u8], source: u32, entries: &'e [&'a RawValue], read: R) -> Self {
+        Capture {
+            bytes,
+            source,
+            entries,
+            read,
+            batch: (rayon::current_num_threads() * 32).max(64),
+        }
+    }
+}
+
+/// The events of a capture's entries, in trace order, in one vector.
+pub(crate) fn exchanges_in_order<'a>(
+    bytes: &'a [u8],
+    source: u32,
+    entries: &[&'a RawValue],
+    read: impl ReadEntry<'a>,
+) -> Vec<Event> {
+    let mut events = Vec::new();
+    stream(
+        &Capture::new(bytes, source, entries, read),
+        &mut |_| {},
+        &mut events,
+    );
+    events
+}
+
+/// Gives `sink` the events of a capture's entries in trace order. `release`
+/// is told byte ranges of the capture not needed until read again (pages of
+/// a mapped file that can go back to the kernel).
+pub(crate) fn stream<'a, R: ReadEntry<'a>>(
+    capture: &Capture<'a, '_, R>,
+    release: &mut dyn FnMut(Range<usize>),
+    sink: &mut dyn EventSink,
+) {
+    let lines = LineIndex::new(capture.bytes);
+    release(0..capture.bytes.len());
+    let (schedule, last_provided) = first_pass(capture, release);
+    let mut ordered = Ordered {
+        order: CausalOrder::new(last_provided),
+        sink,
+    };
+    second_pass(capture, &lines, &schedule, release, &mut ordered);
+    let Ordered { order, sink } = ordered;
+    order.finish(&mut |event| sink.take(event));
+    sink.flush();
+}
+
+/// Events in timestamp order put in causal order on their way to a sink.
+struct Ordered<'s> {
+    order: CausalOrder,
+    sink: &'s mut dyn EventSink,
+}
+
+impl Ordered<'_> {
+    fn take(&mut self, at: Position, event: Event) {
+        let sink = &mut *self.sink;
+        self.order.push(at, event, &mut |event| sink.take(event));
+    }
+}
+
+/// The events of one entry in timestamp order (a stable sort: events at one
+/// time keep their order), located at byte offsets, not yet at lines.
+fn entry_events<'a, R: ReadEntry<'a>>(capture: &Capture<'a, '_, R>, i: usize) -> Vec<Timed> {
+    let mut events = entry_events_as_made(capture, i);
+    events.sort_by(|a, b| a.time.total_cmp(&b.time));
+    events
+}
+
+/// The events of one entry in the order the exchange makes them.
+fn entry_events_as_made<'a, R: ReadEntry<'a>>(
+    capture: &Capture<'a, '_, R>,
+    i: usize,
+) -> Vec<Timed> {
+    let at_offset = |offset: usize| Location {
+        source: capture.source,
+        line: 0,
+        offset: offset as u64,
+        len: 0,
+    };
+    match (capture.read)(i, capture.entries[i]) {
+        Ok(Some(x)) if x.is_mcp() => x.events(&at_offset),
+        Ok(_) => Vec::new(),
+        Err(problem) => vec![Timed {
+            time: f64::NEG_INFINITY,
+            event: Event::unreadable(at_offset(problem.offset), Unreadable::Envelope(problem.why)),
+        }],
+    }
+}
+
+fn position(entry: usize, index: usize, timed: &Timed) -> Position {
+    Position {
+        time: timed.time,
+        entry,
+        index,
+    }
+}
+
+/// Where each entry's first event stands, in timestamp order (entries
+/// without events left out), and where each request is provided last.
+fn first_pass<'a, R: ReadEntry<'a>>(
+    capture: &Capture<'a, '_, R>,
+    release: &mut dyn FnMut(Range<usize>),
+) -> (Vec<Position>, LastProvided) {
+    let mut schedule = Vec::new();
+    let mut last_provided = LastProvided::default();
+    let mut done_upto = 0;
+    let indices: Vec<usize> = (0..capture.entries.len()).collect();
+    for batch in indices.chunks(capture.batch) {
+        let outlines: Vec<(Option<Position>, LastProvided)> = batch
+            .par_iter()
+            .map(|&i| {
+                let events = entry_events(capture, i);
+                let mut provided = LastProvided::default();
+                for (index, timed) in events.iter().enumerate() {
+                    note_provided(&mut provided, &timed.event, position(i, index, timed));
+                }
+                (events.first().map(|t| position(i, 0, t)), provided)
+            })
+            .collect();
+        for (first, provided) in outlines {
+            schedule.extend(first);
+            for (cause, at) in provided {
+                let last = last_provided.entry(cause).or_insert(at);
+                *last = (*last).max(at);
+            }
+        }
+        if let Some(&last) = batch.last() {
+            let end = entry_range(capture, last).end;
+            release(done_upto..end);
+            done_upto = end;
+        }
+    }
+    schedule.sort_unstable();
+    (schedule, last_provided)
+}
+
+/// The bytes of the `i`th entry in the capture.
+fn entry_range<'a, R: ReadEntry<'a>>(capture: &Capture<'a, '_, R>, i: usize) -> Range<usize> {
+    let raw = capture.entries[i];
+    let start = offset_of(capture.bytes, raw);
+    start..start + raw.get().len()
+}
+
+/// An event due at its position; the heap of them pops the earliest first.
+struct Due(Position, Event);
+
+impl PartialEq for Due {
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+
+impl Eq for Due {}
+
+impl PartialOrd for Due {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Due {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0.cmp(&other.0)
+    }
+}
+
+/// Decodes the entries of `schedule` in its order, batch by batch, and
+/// gives `ordered` their events in timestamp order: an event is taken once
+/// no entry still to decode can have an earlier one. The sink is flushed
+/// while each batch decodes.
+fn second_pass<'a, R: ReadEntry<'a>>(
+    capture: &Capture<'a, '_, R>,
+    lines: &LineIndex,
+    schedule: &[Position],
+    release: &mut dyn FnMut(Range<usize>),
+    ordered: &mut Ordered,
+) {
+    // Below where the entries still to decode start, the capture is done with.
+    let mut floor = vec![capture.bytes.len(); schedule.len() + 1];
+    for (k, first) in schedule.iter().enumerate().rev() {
+        floor[k] = floor[k + 1].min(entry_range(capture, first.entry).start);
+    }
+    let mut due: BinaryHeap<Reverse<Due>> = BinaryHeap::new();
+    let (mut next, mut done_upto) = (0, 0);
+    loop {
+        let earliest = due.peek().map(|Reverse(Due(at, _))| *at);
+        if next < schedule.len() && earliest.is_none_or(|at| schedule[next] < at) {
+            let batch = &schedule[next..(next + capture.batch).min(schedule.len())];
+            let sink = &mut *ordered.sink;
+            let (decoded, ()) = rayon::join(
+                || -> Vec<Vec<Due>> {
+                    batch
+                        .par_iter()
+                        .map(|first| located_events(capture, lines, first.entry))
+                        .collect()
+                },
+                || sink.flush(),
+            );
+            due.extend(decoded.into_iter().flatten().map(Reverse));
+            next += batch.len();
+            if floor[next] > done_upto {
+                release(done_upto..floor[next]);
+                done_upto = floor[next];
+            }
+            continue;
+        }
+        let Some(Reverse(Due(at, event))) = due.pop() else {
+            break;
+        };
+        ordered.take(at, event);
+    }
+}
+
+/// The events of the `i`th entry at their positions and lines.
+fn located_events<'a, R: ReadEntry<'a>>(
+    capture: &Capture<'a, '_, R>,
+    lines: &LineIndex,
+    i: usize,
+) -> Vec<Due> {
+    entry_events(capture, i)
+        .into_iter()
+        .enumerate()
+        .map(|(index, timed)| {
+            let at = position(i, index, &timed);
+            let mut event = timed.event;
+            event.location = lines.locate(
+                capture.bytes,
+                capture.source,
+                event.location.offset as usize,
+            );
+            Due(at, event)
+        })
+        .collect()
+}
+
+/// Bytes per block of the line index.
+const LINE_BLOCK: usize = 4096;
+
+/// Where lines are in a document, compactly: the lines before each block of
+/// [`LINE_BLOCK`] bytes, so any offset is located by scanning within its
+/// block, and around it only as far as decides how its line is quoted.
+pub(crate) struct LineIndex {
+    lines_before_block: Vec<u64>,
+}
+
+impl LineIndex {
+    pub fn new(bytes: &[u8]) -> LineIndex {
+        let counts: Vec<u64> = bytes
+            .par_chunks(LINE_BLOCK)
+            .map(|block| memchr::memchr_iter(b'\n', block).count() as u64)
+            .collect();
+        let mut lines_before_block = Vec::with_capacity(counts.len() + 1);
+        let mut total = 0;
+        lines_before_block.push(0);
+        for count in counts {
+            total += count;
+            lines_before_block.push(total);
+        }
+        LineIndex { lines_before_block }
+    }
+
+    /// The line holding `offset`, as [`super::http::LineMap`] locates it.
+    pub fn locate(&self, bytes: &[u8], source: u32, offset: usize) -> Location {
+        let offset = offset.min(bytes.len());
+        let block_start = offset / LINE_BLOCK * LINE_BLOCK;
+        let line = 1
+            + self.lines_before_block[offset / LINE_BLOCK]
+            + memchr::memchr_iter(b'\n', &bytes[block_start..offset]).count() as u64;
+        // Beyond this reach either way, a line is too long to quote whole
+        // and where it starts or ends does not matter.
+        const REACH: usize = WHOLE_LINE_MAX + 2;
+        let back = offset.saturating_sub(REACH);
+        let start = memchr::memrchr(b'\n', &bytes[back..offset]).map_or(back, |p| back + p + 1);
+        let ahead = (offset + REACH).min(bytes.len());
+        let end = memchr::memchr(b'\n', &bytes[offset..ahead]).map_or(ahead, |p| offset + p);
+        let (from, to) = quoted_part(bytes, start, end, offset);
+        Location {
+            source,
+            line,
+            offset: from as u64,
+            len: u32::try_from(to - from).unwrap_or(u32::MAX),
+        }
+    }
+}
+
+/// The events of a capture in trace order as they were put before they were
+/// streamed: every entry's events collected, located, sorted by time (stably,
+/// entries in capture order), then put in causal order.
+#[cfg(test)]
+pub(crate) fn collected_order<'a, R: ReadEntry<'a>>(capture: &Capture<'a, '_, R>) -> Vec<Event> {
+    use super::http::{causal_order, LineMap};
+    let mut timed: Vec<(usize, Timed)> = Vec::new();
+    for i in 0..capture.entries.len() {
+        timed.extend(entry_events_as_made(capture, i).into_iter().map(|t| (i, t)));
+    }
+    let offsets = timed.iter().map(|(_, t)| t.event.location.offset as usize);
+    let lines = LineMap::new(capture.bytes, capture.source, offsets.collect());
+    for (_, t) in &mut timed {
+        t.event.location = lines.locate(t.event.location.offset as usize);
+    }
+    timed
+        .sort_by(|(a_entry, a), (b_entry, b)| a.time.total_cmp(&b.time).then(a_entry.cmp(b_entry)));
+    causal_order(timed.into_iter().map(|(_, t)| t.event).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::decode::http::LineMap;
+
+    #[test]
+    fn the_line_index_locates_as_the_line_map_does() {
+        let mut document = b"{\r\n  \"a\": [\n\n".to_vec();
+        document.extend(std::iter::repeat_n(b'x', 3 * WHOLE_LINE_MAX));
+        document.extend(b"\r\n");
+        document.extend(std::iter::repeat_n(b'y', WHOLE_LINE_MAX - 1));
+        document.extend(b"\r\nshort\nlast");
+        for _ in 0..3 {
+            document.extend(std::iter::repeat_n(b"z\n".as_slice(), 3000).flatten());
+        }
+        let offsets: Vec<usize> = (0..=document.len() + 2).collect();
+        let map = LineMap::new(&document, 7, offsets.clone());
+        let index = LineIndex::new(&document);
+        for offset in offsets {
+            assert_eq!(
+                index.locate(&document, 7, offset),
+                map.locate(offset),
+                "offset {offset}"
+            );
+        }
+    }
+}
