@@ -59,7 +59,8 @@ pub struct Diagnostic {
     pub label: Option<Words>,
     /// The JSON pointer of the offending value in the message (`/params/name`).
     pub pointer: Option<Box<str>>,
-    pub spec_url: Option<String>,
+    /// The revision whose spec page the finding links (the session's).
+    pub spec_version: Option<Version>,
     /// The finding rests on a failure the client's log reports in words,
     /// not on messages the trace shows.
     pub reported_by_client: bool,
@@ -92,10 +93,15 @@ impl Diagnostic {
             note: None,
             label: None,
             pointer: None,
-            spec_url: meta.spec_url(version),
+            spec_version: version,
             reported_by_client: false,
             may_have_crossed: false,
         }
+    }
+
+    /// The spec page the finding links, made when a report shows it.
+    pub fn spec_url(&self) -> Option<String> {
+        self.rule.spec_url(self.spec_version)
     }
 
     pub fn with_severity(mut self, severity: Severity) -> Self {

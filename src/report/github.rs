@@ -29,7 +29,7 @@ pub(super) fn write(report: &Report, out: &mut dyn Sink) -> std::io::Result<()> 
         if let Some(place) = d.batch_place() {
             message = format!("{message} ({place})");
         }
-        if let Some(url) = &d.spec_url {
+        if let Some(url) = &d.spec_url() {
             message = format!("{message}\n{url}");
         }
         writeln!(

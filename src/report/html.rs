@@ -375,7 +375,7 @@ fn findings(report: &Report, page: &mut String) {
             sev = d.severity,
             rule = d.rule.id,
         );
-        if let Some(url) = &d.spec_url {
+        if let Some(url) = &d.spec_url() {
             let _ = write!(page, " (<a href=\"{}\">spec</a>)", esc(url));
         }
         if index < MAX_QUOTED {

@@ -299,7 +299,7 @@ pub(super) fn write(report: &Report, color: bool, out: &mut dyn Sink) -> std::io
         if let Some(session) = &d.session {
             help = format!("{help}\nsession: {}", escape_controls(session));
         }
-        if let Some(url) = &d.spec_url {
+        if let Some(url) = &d.spec_url() {
             help = format!("{help}\nsee: {url}");
         }
         let rendered = Rendered {

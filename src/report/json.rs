@@ -45,7 +45,7 @@ fn diagnostic(report: &Report, d: &Diagnostic) -> Value {
             "line": r.location.line,
             "message": r.message.to_string(),
         })).collect::<Vec<_>>(),
-        "spec": d.spec_url,
+        "spec": d.spec_url(),
         "docs": d.rule.doc_path(),
     });
     let fields = object.as_object_mut().expect("an object");

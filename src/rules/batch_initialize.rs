@@ -51,7 +51,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
             batch.len
         ),
     );
-    diagnostic.spec_url = META.spec_url(Some(BATCHES));
+    diagnostic.spec_version = Some(BATCHES);
     // A client asking for 2024-11-05 speaks a revision with no batches at
     // all, where this is undefined rather than forbidden.
     if requested(ctx).is_some_and(|v| v < BATCHES) {
