@@ -248,7 +248,6 @@ impl EventSink for EngineSink<'_> {
     }
 }
 
-
 fn feed(engine: &mut Engine, decoded: Vec<DecodedChunk>, lines_before: &mut u64) {
     for mut chunk in decoded {
         for event in &mut chunk.events {

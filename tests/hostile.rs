@@ -54,6 +54,17 @@ struct Running {
 
 /// Runs mcp-lint with `args`, stdin from `stdin` if given, and waits for it
 /// with `wait4`, which tells the child's own peak memory.
+/// Held for the whole of each test: a child's peak memory starts from what
+/// this process held when it forked (before the exec), so a test that
+/// builds a large input in memory would inflate another test's measure.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+    ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
 fn run(args: &[&str], stdin: Option<&Path>) -> Run {
     spawn(args, stdin).wait()
 }
@@ -161,6 +172,7 @@ const PING: &[u8] =
 
 #[test]
 fn a_line_longer_than_any_limit_is_read_and_the_lines_after_it_too() {
+    let _alone = one_at_a_time();
     let dir = tempfile::tempdir().unwrap();
     let mut trace = long_answer(LONG_LINE, false);
     trace.extend_from_slice(PING);
@@ -187,6 +199,7 @@ fn a_line_longer_than_any_limit_is_read_and_the_lines_after_it_too() {
 
 #[test]
 fn a_cut_line_longer_than_any_limit_on_stdin_is_an_error_at_its_line() {
+    let _alone = one_at_a_time();
     let dir = tempfile::tempdir().unwrap();
     let mut trace = PING.to_vec();
     trace.extend_from_slice(&long_answer(LONG_LINE, true));
@@ -230,6 +243,7 @@ fn har_with_tiny_events(events: usize) -> Vec<u8> {
 
 #[test]
 fn an_sse_stream_of_tiny_events_keeps_findings_flat_and_memory_small() {
+    let _alone = one_at_a_time();
     let dir = tempfile::tempdir().unwrap();
     let har = har_with_tiny_events(TINY_EVENTS);
     let path = write_file(dir.path(), "tiny.har", &har);
@@ -249,6 +263,7 @@ fn an_sse_stream_of_tiny_events_keeps_findings_flat_and_memory_small() {
 
 #[test]
 fn a_har_capture_is_streamed_in_memory_bounded_by_its_size() {
+    let _alone = one_at_a_time();
     use mcp_lint::generate::{generate_har, GeneratorConfig};
     let dir = tempfile::tempdir().unwrap();
     // No injected violations: findings, held until the report, stay few.
@@ -278,6 +293,7 @@ fn a_har_capture_is_streamed_in_memory_bounded_by_its_size() {
 
 #[test]
 fn a_trace_of_many_sessions_gives_one_finding_each_in_bounded_memory() {
+    let _alone = one_at_a_time();
     let dir = tempfile::tempdir().unwrap();
     let mut trace = Vec::with_capacity(SESSIONS * 110);
     for session in 0..SESSIONS {
@@ -342,6 +358,7 @@ struct Trace {
 
 #[test]
 fn a_file_cut_short_while_it_is_read_is_linted_as_far_as_read_and_named_in_an_error() {
+    let _alone = one_at_a_time();
     let dir = tempfile::tempdir().unwrap();
     let (path, trace) =
         write_unknown_answers(dir.path(), "shrinking.jsonl", 8 * READ_AHEAD as usize);
@@ -383,6 +400,7 @@ fn a_file_cut_short_while_it_is_read_is_linted_as_far_as_read_and_named_in_an_er
 
 #[test]
 fn a_file_that_grows_while_it_is_read_is_linted_as_it_was_when_opened() {
+    let _alone = one_at_a_time();
     let dir = tempfile::tempdir().unwrap();
     let (path, trace) = write_unknown_answers(dir.path(), "growing.jsonl", READ_AHEAD as usize / 2);
     let running = spawn(&["--format", "concise", path.to_str().unwrap()], None);
