@@ -5,11 +5,13 @@
 use std::io::Write;
 
 use mcp_lint::diagnostic::Diagnostic;
-use mcp_lint::engine::Stats;
 use mcp_lint::generate::{generate, GeneratorConfig};
 use mcp_lint::input::{OpenedFile, SourceText, WHOLE_FILE_MAX};
 use mcp_lint::lint::Linter;
-use mcp_lint::report::{OutputFormat, Report, SourceInfo};
+use mcp_lint::report::OutputFormat;
+
+#[path = "support/report.rs"]
+mod support;
 
 /// A generated trace several times larger than a file read whole.
 fn trace() -> Vec<u8> {
@@ -49,20 +51,9 @@ fn lint_changed(
 }
 
 fn human(text: &SourceText, diagnostics: &[Diagnostic]) -> String {
-    let sources = [SourceInfo {
-        name: "trace.jsonl".into(),
-        text: Some(text),
-    }];
-    let report = Report {
-        diagnostics,
-        sources: &sources,
-        stats: Stats::default(),
-        files: 1,
-        unreadable: 0,
-        quiet: true,
-    };
     let mut out = Vec::new();
-    report.write(OutputFormat::Human, false, &mut out).unwrap();
+    let format = OutputFormat::Human;
+    support::write_report("trace.jsonl", text, diagnostics, format, true, &mut out);
     String::from_utf8(out).unwrap()
 }
 

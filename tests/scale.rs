@@ -6,12 +6,14 @@
 use std::io::Write;
 
 use mcp_lint::diagnostic::Diagnostic;
-use mcp_lint::engine::Stats;
 use mcp_lint::generate::{
     generate_har, generate_inspector, one_line, unanswered_batch, GeneratorConfig,
 };
 use mcp_lint::input::SourceText;
-use mcp_lint::report::{OutputFormat, Report, SourceInfo};
+use mcp_lint::report::OutputFormat;
+
+#[path = "support/report.rs"]
+mod support;
 
 /// A generated document of about `mib` MiB, indented and minified.
 fn both_shapes(
@@ -40,19 +42,7 @@ fn lint(document: &[u8]) -> Vec<Diagnostic> {
 /// Writes the report of `diagnostics` on `document`, in `format`, to `out`.
 fn write(document: &[u8], diagnostics: &[Diagnostic], format: OutputFormat, out: &mut impl Write) {
     let text = SourceText::Owned(document.to_vec());
-    let sources = [SourceInfo {
-        name: "trace".into(),
-        text: Some(&text),
-    }];
-    let report = Report {
-        diagnostics,
-        sources: &sources,
-        stats: Stats::default(),
-        files: 1,
-        unreadable: 0,
-        quiet: false,
-    };
-    report.write(format, false, out).unwrap();
+    support::write_report("trace", &text, diagnostics, format, false, out);
 }
 
 fn render(document: &[u8], diagnostics: &[Diagnostic], format: OutputFormat) -> String {
