@@ -4,19 +4,7 @@ use libfuzzer_sys::fuzz_target;
 use mcp_lint::decode::Format;
 
 fuzz_target!(|data: &[u8]| {
-    let formats = [
-        Format::ClaudeLog,
-        Format::VscodeLog,
-        Format::ClaudeCode,
-        Format::CursorLog,
-        Format::Supergateway,
-        Format::GoSdkLog,
-        Format::PythonSdkLog,
-        Format::Mcpspy,
-        Format::LibrechatLog,
-        Format::McpRemoteLog,
-    ];
-    if let Some((format, bytes)) = mcp_lint_fuzz::select(data, &formats) {
+    if let Some((format, bytes)) = mcp_lint_fuzz::select(data, Format::LOGS) {
         mcp_lint_fuzz::lint(bytes, Some(format));
     }
 });

@@ -95,6 +95,20 @@ impl Format {
         Format::McpRemoteLog,
     ];
 
+    /// The logs that clients, proxies and tracing tools write, each in its own layout.
+    pub const LOGS: &'static [Format] = &[
+        Format::ClaudeLog,
+        Format::VscodeLog,
+        Format::ClaudeCode,
+        Format::CursorLog,
+        Format::Supergateway,
+        Format::GoSdkLog,
+        Format::PythonSdkLog,
+        Format::Mcpspy,
+        Format::LibrechatLog,
+        Format::McpRemoteLog,
+    ];
+
     /// What the format is, in one line (shown by `--help`).
     pub fn description(self) -> &'static str {
         match self {
