@@ -206,7 +206,7 @@ impl<'s> Facts<'s> {
 pub(crate) fn classify<'s>(
     session: &'s Session,
     from: Side,
-    message: &Message,
+    message: &'s Message,
     stream: Option<&str>,
 ) -> Facts<'s> {
     match &message.body {
@@ -342,7 +342,7 @@ fn rejected_body<'s>(session: &'s Session, stream: &str) -> Option<Vec<RequestVi
     Some(requests.into_iter().map(Request::view).collect())
 }
 
-fn cancel_target<'s>(session: &'s Session, from: Side, message: &Message) -> CancelTarget<'s> {
+fn cancel_target<'s>(session: &'s Session, from: Side, message: &'s Message) -> CancelTarget<'s> {
     let params = message.params().expect("a notification has params");
     if message.incomplete && params.request_id.is_none() {
         return CancelTarget::Unlogged {
@@ -486,7 +486,7 @@ fn token_ambiguous(session: &Session, requester: Side, token: &ProgressToken) ->
     shared || holder_shares_id
 }
 
-fn response_target<'s>(session: &'s Session, from: Side, id: &RequestId) -> ResponseTarget<'s> {
+fn response_target<'s>(session: &'s Session, from: Side, id: &'s RequestId) -> ResponseTarget<'s> {
     let requester = session.side(from.peer());
     match requester.request(id) {
         Some(request) => match request.state {

@@ -5,6 +5,7 @@
 //! as they are found, or all at once from [`Engine::finish`]. A proxy or a
 //! recorder can lint live this way; the CLI uses the same calls.
 
+mod answered;
 pub mod capped;
 pub mod direction;
 pub mod elicitations;

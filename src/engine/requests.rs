@@ -5,6 +5,7 @@ use foldhash::HashMap;
 
 use crate::event::{Location, Method, ProgressToken, RequestId};
 
+use super::answered::{IdBook, ReleasedTokens};
 use super::operations::{InputRound, ModernRequest, OperationKey};
 
 /// Messages whose id could not be read and that no null-id error has
@@ -109,10 +110,11 @@ pub struct Request {
 }
 
 /// An answered request, kept until the session ends: enough to name it in
-/// findings about reused ids, duplicate answers and late messages. With its
-/// id, it fits in 64 bytes (the request's method as a number, the request's
-/// and the response's lines); what few requests have (an unknown method, a
-/// cancellation, a response stream) is kept beside it, in [`AnsweredExtras`].
+/// findings about reused ids, duplicate answers and late messages, in 40
+/// bytes (the request's method as a number, the request's and the
+/// response's lines; an integer id in sequence is not stored, see
+/// [`IdBook`]); what few requests have (an unknown method, a cancellation,
+/// a response stream) is kept beside it, in [`AnsweredExtras`].
 #[derive(Debug, Clone, Copy)]
 pub struct Answered {
     request: Spot,
@@ -261,7 +263,7 @@ pub struct Registry {
     /// This side's requests that are not answered yet, by id.
     pub open: HashMap<RequestId, Request>,
     /// This side's answered requests, by id.
-    pub answered: HashMap<RequestId, Answered>,
+    answered: IdBook<Answered>,
     /// What some of them have beyond [`Answered`].
     answered_extras: HashMap<RequestId, AnsweredExtras>,
     /// The input the session is in (every location of it names that input).
@@ -285,8 +287,9 @@ pub struct Registry {
     /// Running requests whose token is of the wrong type: while there are
     /// any, progress with such a token repeats theirs.
     pub invalid_token_requests: u32,
-    /// For a token no longer active: the last request that carried it.
-    pub released_tokens: HashMap<ProgressToken, RequestId>,
+    /// For a token no longer active: the last request that carried it (for
+    /// the latest released tokens only).
+    released_tokens: ReleasedTokens,
     /// `notifications/*` messages this side sent with an id, by that id.
     pub id_notifications: HashMap<RequestId, Location>,
     /// Per stream, the highest position of a message of the other side that
@@ -309,7 +312,7 @@ pub struct Registry {
 
 impl Registry {
     /// The request with this id: the open one, or else the answered one.
-    pub fn request(&self, id: &RequestId) -> Option<RequestView<'_>> {
+    pub fn request<'s>(&'s self, id: &'s RequestId) -> Option<RequestView<'s>> {
         match self.open.get(id) {
             Some(open) => Some(open.view()),
             None => self.answered_view(id, None),
@@ -318,10 +321,10 @@ impl Registry {
 
     fn answered_view<'s>(
         &'s self,
-        id: &RequestId,
+        id: &'s RequestId,
         token: Option<&'s ProgressToken>,
     ) -> Option<RequestView<'s>> {
-        let (id, answered) = self.answered.get_key_value(id)?;
+        let answered = self.answered.get(id)?;
         let extras = self.answered_extras.get(id);
         Some(answered.view(id, token, extras, self.source))
     }
@@ -573,7 +576,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn an_answered_request_and_its_id_fit_in_64_bytes() {
+    fn an_answered_request_fits_in_40_bytes_and_with_its_id_in_64() {
+        assert!(std::mem::size_of::<Option<Answered>>() <= 40);
         assert!(std::mem::size_of::<(RequestId, Answered)>() <= 64);
     }
 
