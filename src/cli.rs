@@ -180,9 +180,10 @@ pub struct RuleArgs {
     #[arg(long, value_name = "VERSION", value_parser = crate::config::parse_version)]
     pub protocol_version: Option<Version>,
 
-    /// The most requests of one side of a session followed while open
-    /// (default 100000, about 25 MB): past it, one open-requests-limit
-    /// finding, and memory stays bounded.
+    /// The most requests of one side of a session followed while running,
+    /// and again while cancelled but unanswered (default 100000, about 25
+    /// MB each): past it, one open-requests-limit finding, and memory stays
+    /// bounded.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub max_open_requests: Option<u64>,
 }

@@ -124,6 +124,15 @@ impl ReleasedTokens {
             .or_else(|| self.previous.remove(token))
     }
 
+    /// Forgets `token` if `id` is the request that last carried it.
+    pub fn remove_if_held_by(&mut self, token: &ProgressToken, id: &RequestId) {
+        for generation in [&mut self.current, &mut self.previous] {
+            if generation.get(token) == Some(id) {
+                generation.remove(token);
+            }
+        }
+    }
+
     pub fn get_key_value(&self, token: &ProgressToken) -> Option<(&ProgressToken, &RequestId)> {
         self.current
             .get_key_value(token)

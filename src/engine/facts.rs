@@ -385,7 +385,7 @@ fn cancel_target<'s>(session: &'s Session, from: Side, message: &'s Message) -> 
                 CancelTarget::ReceiverEnds(request)
             }
             Some(request) => CancelTarget::WrongDirection(request),
-            None if session.side(from).untracked.is_some() => CancelTarget::Untracked,
+            None if !session.side(from).follows_all() => CancelTarget::Untracked,
             None => CancelTarget::Unknown(id.clone()),
         },
     }
@@ -431,7 +431,7 @@ fn progress_target<'s>(
     let own = session.side(from);
     match own.active_tokens.get(token).and_then(|id| own.request(id)) {
         Some(request) => ProgressTarget::OwnToken(request),
-        None if peer.untracked.is_some() => ProgressTarget::Untracked,
+        None if !peer.follows_all() => ProgressTarget::Untracked,
         None => ProgressTarget::Unknown(token.clone()),
     }
 }
@@ -496,7 +496,7 @@ fn response_target<'s>(session: &'s Session, from: Side, id: &'s RequestId) -> R
         },
         None => match requester.id_notifications.get(id) {
             Some(location) => ResponseTarget::ToNotification(*location),
-            None if requester.untracked.is_some() => ResponseTarget::Untracked,
+            None if !requester.follows_all() => ResponseTarget::Untracked,
             None => ResponseTarget::Unknown {
                 own: session.side(from).request(id),
             },

@@ -1,6 +1,8 @@
 //! Requests and ids, progress tokens and cancellations, per direction: what
 //! one side has issued, and how far it has provably read the other side.
 
+use std::collections::VecDeque;
+
 use foldhash::HashMap;
 
 use crate::event::{Location, Method, ProgressToken, RequestId};
@@ -45,10 +47,11 @@ impl Unreadable {
     }
 }
 
-/// How many open requests of one side of one session are followed at once
-/// (`--max-open-requests`): a hostile trace that opens millions of requests
-/// and never answers them cannot exhaust memory. An open request takes
-/// about 256 bytes, so this bounds a side at about 25 MB.
+/// How many running requests of one side of one session are followed at
+/// once (`--max-open-requests`), and separately how many cancelled ones that
+/// may still be answered: a hostile trace that opens (or cancels) millions
+/// of requests and never answers them cannot exhaust memory. An open
+/// request takes about 256 bytes, so this bounds a side at about 50 MB.
 pub const DEFAULT_MAX_OPEN_REQUESTS: usize = 100_000;
 
 /// Where a request is in its life, as the trace shows it.
@@ -276,6 +279,16 @@ pub struct Registry {
     /// answers, cancellations and progress that name no known request may
     /// be theirs.
     pub untracked: Option<(Location, u64)>,
+    /// This side's cancelled requests still in `open` (a late answer may
+    /// come), oldest cancellation first; ids answered since are skipped.
+    cancelled: VecDeque<RequestId>,
+    /// How many requests in `open` are cancelled ones: they do not count
+    /// against the running requests followed.
+    cancelled_open: usize,
+    /// The first cancelled request forgotten because as many cancelled
+    /// requests were waiting as are followed, and how many were forgotten:
+    /// answers and progress that name no known request may be theirs.
+    pub forgotten: Option<(Location, u64)>,
     /// Tokens of this side's running requests; for a token several carry,
     /// the latest of them.
     pub active_tokens: HashMap<ProgressToken, RequestId>,
@@ -471,6 +484,10 @@ impl Registry {
         if let Some(token) = &request.token {
             self.take_token(token, &id);
         }
+        if self.is_cancelled_open(&id) {
+            // Replaced by the reuse, which is running.
+            self.cancelled_open -= 1;
+        }
         self.open.insert(
             id,
             Request {
@@ -484,10 +501,22 @@ impl Registry {
     }
 
     /// Whether a new request with this id would be one more than this side
-    /// may have open and followed at once.
+    /// may have running and followed at once.
     pub fn is_full_for(&self, id: &RequestId) -> bool {
-        let max = self.max_open.unwrap_or(DEFAULT_MAX_OPEN_REQUESTS);
-        self.open.len() >= max && !self.open.contains_key(id)
+        let running = self.open.len().saturating_sub(self.cancelled_open);
+        running >= self.max_open() && !self.open.contains_key(id)
+    }
+
+    /// Whether cancelling one more request would make this side forget its
+    /// oldest cancelled one.
+    pub fn is_full_of_cancelled(&self) -> bool {
+        self.cancelled_open >= self.max_open()
+    }
+
+    /// Whether every request of this side is followed: none was left out
+    /// past the limits, so a message naming no known request is a finding.
+    pub fn follows_all(&self) -> bool {
+        self.untracked.is_none() && self.forgotten.is_none()
     }
 
     /// The most requests of this side followed at once.
@@ -500,6 +529,10 @@ impl Registry {
         let Some(request) = self.open.get_mut(id) else {
             return;
         };
+        if request.state == RequestState::Running {
+            self.cancelled_open += 1;
+            self.cancelled.push_back(id.clone());
+        }
         request.state = RequestState::CancelRequested;
         request.cancel = Some(Box::new(cancel));
         let tokens: Vec<ProgressToken> = request.tokens().cloned().collect();
@@ -509,6 +542,49 @@ impl Registry {
             self.release_token(id, token, true);
         }
         self.invalid_token_requests = self.invalid_token_requests.saturating_sub(invalid);
+        self.forget_oldest_cancelled();
+    }
+
+    /// Past the limit of cancelled requests followed, forgets the oldest;
+    /// and drops the ids of those answered since, once they are most of
+    /// the queue.
+    fn forget_oldest_cancelled(&mut self) {
+        while self.cancelled_open > self.max_open() {
+            let Some(id) = self.cancelled.pop_front() else {
+                break;
+            };
+            if !self.is_cancelled_open(&id) {
+                continue;
+            }
+            if let Some(request) = self.open.remove(&id) {
+                self.cancelled_open -= 1;
+                for token in request.tokens() {
+                    self.drop_sharer(token, &id);
+                    self.released_tokens.remove_if_held_by(token, &id);
+                }
+                self.forgotten.get_or_insert((request.location, 0)).1 += 1;
+            }
+        }
+        if self.cancelled.len() > 2 * self.cancelled_open + 64 {
+            let open = &self.open;
+            self.cancelled.retain(|id| {
+                open.get(id)
+                    .is_some_and(|r| r.state == RequestState::CancelRequested)
+            });
+        }
+    }
+
+    fn is_cancelled_open(&self, id: &RequestId) -> bool {
+        self.open
+            .get(id)
+            .is_some_and(|r| r.state == RequestState::CancelRequested)
+    }
+
+    /// `request` left `open`, answered.
+    fn note_leaving(&mut self, request: &Request) {
+        if request.state == RequestState::CancelRequested {
+            self.cancelled_open = self.cancelled_open.saturating_sub(1);
+        }
     }
 
     /// The peer answered this side's request `id`; returns where the request
@@ -526,6 +602,7 @@ impl Registry {
             // The answer to an earlier request that reused this id.
             request.unanswered_copies -= 1;
         } else if let Some(request) = self.open.remove(id) {
+            self.note_leaving(&request);
             self.release_tokens(&request);
             self.remember_answered(request, response, response_stream);
         }
