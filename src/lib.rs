@@ -19,6 +19,7 @@ pub mod cli;
 pub mod config;
 pub mod decode;
 pub mod diagnostic;
+pub mod document_copy;
 pub mod engine;
 pub mod event;
 pub mod explain;

@@ -5,6 +5,7 @@
 use rayon::prelude::*;
 
 use crate::decode::{decode_chunk, detect, stream_document, DecodedChunk, EventSink, Format};
+use crate::document_copy::Gathering;
 use crate::engine::Engine;
 use crate::event::Event;
 use crate::input::{read_regions, OpenedFile, SourceText};
@@ -71,7 +72,7 @@ impl Linter {
     pub fn lint_bytes(&mut self, source: u32, bytes: &[u8]) -> Format {
         let format = self.format.unwrap_or_else(|| detect(bytes));
         if format.is_document() {
-            self.lint_document(source, format, bytes);
+            self.lint_document(source, format, bytes, &mut |_| {});
         } else {
             let mut cursor = Cursor::new(source, format);
             self.lint_region(&mut cursor, 0, bytes);
@@ -129,24 +130,25 @@ impl Linter {
     ) -> std::io::Result<(Format, u64)> {
         let mut cursor: Option<Cursor> = None;
         // A document format cannot be decoded piecewise: it is gathered
-        // whole, in one allocation when the size is known.
-        let mut document: Vec<u8> = Vec::new();
+        // whole (see `document_copy`).
+        let mut document: Option<Gathering> = None;
         let read = read_regions(reader, region_bytes(), spool, |offset, bytes| {
             let cursor = cursor.get_or_insert_with(|| {
                 Cursor::new(source, self.format.unwrap_or_else(|| detect(bytes)))
             });
             if cursor.format.is_document() {
-                if document.is_empty() {
-                    document.reserve_exact(size.max(bytes.len()));
-                }
-                document.extend_from_slice(bytes);
+                document
+                    .get_or_insert_with(|| Gathering::new(size.max(bytes.len())))
+                    .append(bytes);
             } else {
                 self.lint_region(cursor, offset, bytes);
             }
         });
         let format = match cursor {
             Some(cursor) if cursor.format.is_document() => {
-                self.lint_document(source, cursor.format, &document);
+                let document = document.unwrap_or_else(|| Gathering::new(0)).finish();
+                let release = &mut |range| document.release(range);
+                self.lint_document(source, cursor.format, document.bytes(), release);
                 cursor.format
             }
             Some(cursor) => {
@@ -163,10 +165,17 @@ impl Linter {
     }
 
     /// Lints a whole input of a document format: its events are streamed
-    /// to the engine in trace order, never collected.
-    fn lint_document(&mut self, source: u32, format: Format, bytes: &[u8]) {
+    /// to the engine in trace order, never collected. `release` is told the
+    /// byte ranges decoded and not needed again.
+    fn lint_document(
+        &mut self,
+        source: u32,
+        format: Format,
+        bytes: &[u8],
+        release: &mut dyn FnMut(std::ops::Range<usize>),
+    ) {
         let mut sink = EngineSink::new(&mut self.engine);
-        stream_document(bytes, source, format, &mut |_| {}, &mut sink);
+        stream_document(bytes, source, format, release, &mut sink);
         sink.flush();
         self.engine.end_source(source);
     }

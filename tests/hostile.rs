@@ -288,7 +288,8 @@ fn a_har_capture_is_streamed_in_memory_bounded_by_its_size() {
     let path = write_file(dir.path(), "big.har", &har);
     let run = run(&["--format", "json", path.to_str().unwrap()], None);
     assert!(run.code < 2, "exit code {}", run.code);
-    // The mapped file is resident while its document is checked, once; on
+    // The document (copied to a file of mcp-lint's own and mapped from it)
+    // is resident while it is checked, once; on
     // top of it the entries open at once, the sessions' state, and some
     // 30 MiB of fixed cost (measured: 59 MiB in all for 24 MiB, release
     // build). Collecting every event before sorting them took 6.6 times the
