@@ -21,11 +21,9 @@ macro_rules! words {
     ($template:literal $(,)?) => {
         $crate::words::Words::fixed($template)
     };
-    ($template:literal, $($arg:expr),+ $(,)?) => {{
-        let mut args = ::std::vec::Vec::new();
-        $($crate::words::ToArg::push_to(&$arg, &mut args);)+
-        $crate::words::Words::new($template, args)
-    }};
+    ($template:literal, $($arg:expr),+ $(,)?) => {
+        $crate::words::Words::filled($template, &[$(&$arg as &dyn $crate::words::ToArg),+])
+    };
 }
 
 /// A template and its values. `{}` is a hole; `{{` and `}}` are braces.
@@ -78,6 +76,16 @@ impl Words {
             template,
             args: args.into_boxed_slice(),
         }
+    }
+
+    /// `template` filled with `values`, held in an allocation of the exact
+    /// size (no growing, no spare room).
+    pub fn filled(template: &'static str, values: &[&dyn ToArg]) -> Words {
+        let mut args = Vec::with_capacity(values.iter().map(|value| value.arg_count()).sum());
+        for value in values {
+            value.push_to(&mut args);
+        }
+        Words::new(template, args)
     }
 
     /// Words with no values.
@@ -255,11 +263,20 @@ pub trait ToArg {
     /// Adds the value to the values of words: one [`Arg`], or for nested
     /// words their template and values.
     fn push_to(&self, args: &mut Vec<Arg>);
+
+    /// How many values [`ToArg::push_to`] adds.
+    fn arg_count(&self) -> usize {
+        1
+    }
 }
 
 impl<T: ToArg + ?Sized> ToArg for &T {
     fn push_to(&self, args: &mut Vec<Arg>) {
         (**self).push_to(args);
+    }
+
+    fn arg_count(&self) -> usize {
+        (**self).arg_count()
     }
 }
 
@@ -305,6 +322,10 @@ impl ToArg for Words {
     fn push_to(&self, args: &mut Vec<Arg>) {
         args.push(Arg::Template(self.template));
         args.extend(self.args.iter().cloned());
+    }
+
+    fn arg_count(&self) -> usize {
+        1 + self.args.len()
     }
 }
 
