@@ -63,7 +63,7 @@ fn fnv1a(parts: &[&str]) -> u64 {
 /// The fingerprint of a finding: what it is about, not where it is.
 pub fn fingerprint(d: &Diagnostic) -> String {
     let request = d.request_id.as_ref().map(|id| id.to_string());
-    let token = d.progress_token.as_ref().map(|t| t.to_string());
+    let token = d.progress_token().map(|t| t.to_string());
     let hash = fnv1a(&[
         d.rule.id,
         request.as_deref().unwrap_or(""),

@@ -312,6 +312,7 @@ fn lint_all(cli: &Cli, plan: &Plan) -> Linted {
         .map(|index| lint_input(cli, plan, index, &progress))
         .collect();
     lock(&progress).finish();
+    let findings = results.iter().map(|r| r.diagnostics.len()).sum();
     let mut linted = Linted {
         texts: Vec::with_capacity(results.len()),
         diagnostics: Vec::new(),
@@ -335,12 +336,24 @@ fn lint_all(cli: &Cli, plan: &Plan) -> Linted {
             }
         }
         linted.texts.push(result.text);
-        linted.diagnostics.extend(result.diagnostics);
+        gather(&mut linted.diagnostics, result.diagnostics, findings);
         linted.stats.events += result.stats.events;
         linted.stats.sessions += result.stats.sessions;
     }
     Diagnostic::sort(&mut linted.diagnostics);
     linted
+}
+
+/// Adds the findings of one input to `all`, which will hold `total`. The
+/// first input's are taken as they are, and room for the rest is made once:
+/// growing `all` step by step would hold copies of the findings while it moves them.
+fn gather(all: &mut Vec<Diagnostic>, more: Vec<Diagnostic>, total: usize) {
+    if all.is_empty() {
+        *all = more;
+    } else {
+        all.reserve_exact(total - all.len());
+        all.extend(more);
+    }
 }
 
 /// What linting one input produced, or why it could not be read.

@@ -2,6 +2,7 @@
 //! Every output format renders these; none of them computes anything.
 
 use std::fmt;
+use std::sync::Arc;
 
 use crate::event::{Location, ProgressToken, RequestId, Side};
 use crate::protocol::Version;
@@ -38,6 +39,9 @@ pub struct Related {
     pub message: Words,
 }
 
+/// One finding, held from the rule that makes it until the report: a
+/// large trace has hundreds of thousands of them, so it is kept small (what
+/// few findings have sits behind one pointer, in [`Details`]).
 #[derive(Debug, Clone)]
 pub struct Diagnostic {
     pub rule: &'static RuleMeta,
@@ -45,20 +49,18 @@ pub struct Diagnostic {
     /// What was found, as data; reports word and escape it.
     pub message: Words,
     pub location: Location,
-    pub batch_index: Option<u32>,
-    pub session: Option<Box<str>>,
+    /// The session's name, shared by its findings.
+    pub session: Option<Arc<str>>,
     pub from: Option<Side>,
     pub request_id: Option<RequestId>,
-    pub progress_token: Option<ProgressToken>,
-    pub related: Vec<Related>,
-    /// The spec sentence, in the wording of the session's protocol version.
-    pub quote: &'static str,
+    /// Earlier (or related) places, without spare room.
+    pub related: Box<[Related]>,
     /// Extra explanation for this finding (the rule's help is always shown too).
     pub note: Option<Words>,
     /// A short label for the offending line; the rule's summary when `None`.
     pub label: Option<Words>,
-    /// The JSON pointer of the offending value in the message (`/params/name`).
-    pub pointer: Option<Box<str>>,
+    /// The session's protocol version, in whose wording the spec is quoted.
+    pub version: Option<Version>,
     /// The revision whose spec page the finding links (the session's).
     pub spec_version: Option<Version>,
     /// The finding rests on a failure the client's log reports in words,
@@ -67,13 +69,24 @@ pub struct Diagnostic {
     /// A message for a cancelled request that may have crossed the
     /// cancellation (a race the spec allows); the policy may leave it out.
     pub may_have_crossed: bool,
+    details: Option<Box<Details>>,
+}
+
+/// What only some findings have.
+#[derive(Debug, Clone, Default)]
+struct Details {
+    progress_token: Option<ProgressToken>,
+    /// The JSON pointer of the offending value in the message (`/params/name`).
+    pointer: Option<Box<str>>,
+    /// Where in its batch the message sits.
+    batch_index: Option<u32>,
 }
 
 impl Diagnostic {
     /// A finding of `meta` at `location`, worded for a session of `version`.
     pub fn new(
         meta: &'static RuleMeta,
-        session: Option<Box<str>>,
+        session: Option<Arc<str>>,
         version: Option<Version>,
         location: Location,
         message: Words,
@@ -83,25 +96,46 @@ impl Diagnostic {
             severity: meta.default_severity,
             message,
             location,
-            batch_index: None,
             session,
             from: None,
             request_id: None,
-            progress_token: None,
-            related: Vec::new(),
-            quote: meta.quote_for(version),
+            related: Box::default(),
             note: None,
             label: None,
-            pointer: None,
+            version,
             spec_version: version,
             reported_by_client: false,
             may_have_crossed: false,
+            details: None,
         }
     }
 
     /// The spec page the finding links, made when a report shows it.
     pub fn spec_url(&self) -> Option<String> {
         self.rule.spec_url(self.spec_version)
+    }
+
+    /// The spec sentence, in the wording of the session's protocol version.
+    pub fn quote(&self) -> &'static str {
+        self.rule.quote_for(self.version)
+    }
+
+    pub fn progress_token(&self) -> Option<&ProgressToken> {
+        self.details.as_ref()?.progress_token.as_ref()
+    }
+
+    /// The JSON pointer of the offending value in the message (`/params/name`).
+    pub fn pointer(&self) -> Option<&str> {
+        self.details.as_ref()?.pointer.as_deref()
+    }
+
+    /// Where in its batch the message sits (0 for the first).
+    pub fn batch_index(&self) -> Option<u32> {
+        self.details.as_ref()?.batch_index
+    }
+
+    fn details(&mut self) -> &mut Details {
+        self.details.get_or_insert_with(Box::default)
     }
 
     pub fn with_severity(mut self, severity: Severity) -> Self {
@@ -115,15 +149,28 @@ impl Diagnostic {
     }
 
     pub fn with_progress_token(mut self, token: &ProgressToken) -> Self {
-        self.progress_token = Some(token.clone());
+        self.details().progress_token = Some(token.clone());
+        self
+    }
+
+    /// Places the message in its batch; `None` leaves it unplaced.
+    pub fn with_batch_index(mut self, index: Option<u32>) -> Self {
+        if index.is_some() {
+            self.details().batch_index = index;
+        }
         self
     }
 
     pub fn with_related(mut self, location: Location, message: impl Into<Words>) -> Self {
-        self.related.push(Related {
+        let related = Related {
             location,
             message: message.into(),
-        });
+        };
+        let mut all = std::mem::take(&mut self.related).into_vec();
+        // Room for exactly one more: spare room would be held until the report.
+        all.reserve_exact(1);
+        all.push(related);
+        self.related = all.into_boxed_slice();
         self
     }
 
@@ -145,7 +192,7 @@ impl Diagnostic {
 
     /// Points at the offending value inside the message.
     pub fn with_pointer(mut self, pointer: &str) -> Self {
-        self.pointer = Some(pointer.into());
+        self.details().pointer = Some(pointer.into());
         self
     }
 
@@ -153,7 +200,7 @@ impl Diagnostic {
     /// has one; trace text goes through `escape`.
     pub fn text(&self, escape: &dyn Fn(&str) -> std::borrow::Cow<str>) -> String {
         let message = self.message.render(escape);
-        match &self.pointer {
+        match self.pointer() {
             Some(pointer) => format!("{message} (at {})", escape(pointer)),
             None => message,
         }
@@ -161,14 +208,19 @@ impl Diagnostic {
 
     /// Where in its batch the message sits, as reports say it.
     pub fn batch_place(&self) -> Option<String> {
-        self.batch_index
+        self.batch_index()
             .map(|index| format!("message {} of the batch", index + 1))
     }
 
     /// The order of the report: by input, line, place in a batch, and the
     /// order the rules found them in (a stable sort keeps that last one).
+    /// Findings already in order (most often) are left as they are: sorting
+    /// would take a buffer half their size.
     pub fn sort(diagnostics: &mut [Diagnostic]) {
-        diagnostics.sort_by_key(|d| (d.location.source, d.location.line, d.batch_index));
+        let key = |d: &Diagnostic| (d.location.source, d.location.line, d.batch_index());
+        if !diagnostics.is_sorted_by_key(key) {
+            diagnostics.sort_by_key(key);
+        }
     }
 }
 
@@ -190,5 +242,21 @@ mod tests {
             .with_pointer("/params/\u{1b}");
         let shown = finding.text(&|t| t.replace('\u{1b}', "?").into());
         assert_eq!(shown, "bad x? (at /params/?)");
+    }
+
+    /// Every finding of a run is held until the report (a large trace has
+    /// hundreds of thousands), so a field added inline costs that many times
+    /// over: what few findings have belongs in `Details`.
+    #[test]
+    fn a_held_finding_stays_small() {
+        use std::mem::size_of;
+        assert!(
+            size_of::<Diagnostic>() <= 200,
+            "{}",
+            size_of::<Diagnostic>()
+        );
+        assert!(size_of::<Words>() <= 32, "{}", size_of::<Words>());
+        assert!(size_of::<Arg>() <= 24, "{}", size_of::<Arg>());
+        assert!(size_of::<Related>() <= 56, "{}", size_of::<Related>());
     }
 }

@@ -320,8 +320,7 @@ impl Ctx<'_> {
             message,
         );
         diagnostic.from = self.from;
-        diagnostic.batch_index = self.message.and_then(Message::batch_index);
-        diagnostic
+        diagnostic.with_batch_index(self.message.and_then(Message::batch_index))
     }
 }
 

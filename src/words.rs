@@ -2,11 +2,15 @@
 //! values that fill them. Rules build them; reports render them, and only
 //! the values that came from the trace (`Arg::Text`, `Arg::Quoted`) go
 //! through the report's escaping, once.
+//!
+//! Every finding holds several words until the report, so they are kept
+//! small: the values of nested words are spliced into one list (their
+//! template first, as [`Arg::Template`]), held in one exact allocation.
 
 use std::borrow::Cow;
 use std::fmt;
 
-use crate::event::{ProgressToken, RequestId};
+use crate::event::{Key, ProgressToken, RequestId};
 use crate::protocol::{Side, Version};
 
 /// Builds [`Words`]: `words!("{} cancels request {}", from, request.id)`.
@@ -18,7 +22,7 @@ macro_rules! words {
         $crate::words::Words::fixed($template)
     };
     ($template:literal, $($arg:expr),+ $(,)?) => {
-        $crate::words::Words::new($template, vec![$($crate::words::ToArg::to_arg(&$arg)),+])
+        $crate::words::Words::filled($template, &[$(&$arg as &dyn $crate::words::ToArg),+])
     };
 }
 
@@ -26,7 +30,8 @@ macro_rules! words {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Words {
     template: &'static str,
-    args: Vec<Arg>,
+    /// The values in the order their holes come, nested words spliced in.
+    args: Box<[Arg]>,
 }
 
 /// One value of a finding's words.
@@ -34,64 +39,80 @@ pub struct Words {
 pub enum Arg {
     /// Text taken from the trace (a method name, a header, a URL): untrusted.
     Text(Box<str>),
+    /// Trace text that names a method the method table knows, held as the
+    /// table's copy rather than allocated; escaped like any trace text.
+    Method(&'static str),
     /// Trace text shown in double quotes, as JSON would quote it.
     Quoted(Box<str>),
     Side(Side),
-    Id(RequestId),
-    Token(ProgressToken),
+    /// A request id or a progress token (a string from the trace or an integer).
+    Key(Key),
     Version(Version),
     Int(i64),
     Number(f64),
-    /// Words nested in words ("client request 3 (tools/call)").
-    Words(Box<Words>),
-    /// Several words with a separator between them, and `last` before the last.
-    Joined {
-        parts: Vec<Words>,
-        separator: &'static str,
-        last: &'static str,
-    },
+    /// The template of words nested in words ("client request 3
+    /// (tools/call)"): it fills the hole, and its own values follow.
+    Template(&'static str),
+    Joined(Box<Joined>),
+}
+
+/// Several words with a separator between them, and `last` before the last.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Joined {
+    parts: Vec<Words>,
+    separator: &'static str,
+    last: &'static str,
 }
 
 impl Words {
+    /// `template` filled with `args` (see [`ToArg::push_to`]).
     pub fn new(template: &'static str, args: Vec<Arg>) -> Words {
         debug_assert_eq!(
-            holes(template),
+            holes_with_nested(template, &args),
             args.len(),
             "the holes of {template:?} and its values differ in number"
         );
-        Words { template, args }
+        Words {
+            template,
+            args: args.into_boxed_slice(),
+        }
+    }
+
+    /// `template` filled with `values`, held in an allocation of the exact
+    /// size (no growing, no spare room).
+    pub fn filled(template: &'static str, values: &[&dyn ToArg]) -> Words {
+        let mut args = Vec::with_capacity(values.iter().map(|value| value.arg_count()).sum());
+        for value in values {
+            value.push_to(&mut args);
+        }
+        Words::new(template, args)
     }
 
     /// Words with no values.
-    pub const fn fixed(template: &'static str) -> Words {
+    pub fn fixed(template: &'static str) -> Words {
         Words {
             template,
-            args: Vec::new(),
+            args: Box::default(),
         }
     }
 
     /// `parts` one after the other, `separator` between them.
     pub fn joined(parts: Vec<Words>, separator: &'static str) -> Words {
-        Words::new(
-            "{}",
-            vec![Arg::Joined {
-                parts,
-                separator,
-                last: separator,
-            }],
-        )
+        Words::join(parts, separator, separator)
     }
 
     /// Parts as a reader lists them: `a`, `a and b`, `a, b and c`.
     pub fn listed(parts: Vec<Words>) -> Words {
-        Words::new(
-            "{}",
-            vec![Arg::Joined {
-                parts,
-                separator: ", ",
-                last: " and ",
-            }],
-        )
+        Words::join(parts, ", ", " and ")
+    }
+
+    fn join(parts: Vec<Words>, separator: &'static str, last: &'static str) -> Words {
+        let joined = Joined {
+            parts,
+            separator,
+            last,
+        };
+        Words::new("{}", vec![Arg::Joined(Box::new(joined))])
     }
 
     pub fn is_empty(&self) -> bool {
@@ -115,23 +136,35 @@ impl Words {
     }
 
     fn write(&self, out: &mut impl fmt::Write, escape: &dyn Fn(&str) -> Cow<str>) -> fmt::Result {
-        let mut args = self.args.iter();
-        let mut rest = self.template;
-        while let Some(at) = rest.find(['{', '}']) {
-            out.write_str(&rest[..at])?;
-            let tail = &rest[at..];
-            if tail.starts_with("{}") {
-                if let Some(arg) = args.next() {
-                    arg.write(out, escape)?;
-                }
-            } else {
-                // `{{` or `}}`: one brace.
-                out.write_str(&tail[..1])?;
-            }
-            rest = &tail[2.min(tail.len())..];
-        }
-        out.write_str(rest)
+        write_template(self.template, &mut self.args.iter(), out, escape)
     }
+}
+
+/// Writes `template`, filling its holes from `args`: a nested template
+/// fills its hole with itself and takes the values that follow it.
+fn write_template<'a>(
+    template: &str,
+    args: &mut std::slice::Iter<'a, Arg>,
+    out: &mut impl fmt::Write,
+    escape: &dyn Fn(&str) -> Cow<str>,
+) -> fmt::Result {
+    let mut rest = template;
+    while let Some(at) = rest.find(['{', '}']) {
+        out.write_str(&rest[..at])?;
+        let tail = &rest[at..];
+        if tail.starts_with("{}") {
+            match args.next() {
+                Some(Arg::Template(nested)) => write_template(nested, args, out, escape)?,
+                Some(arg) => arg.write(out, escape)?,
+                None => {}
+            }
+        } else {
+            // `{{` or `}}`: one brace.
+            out.write_str(&tail[..1])?;
+        }
+        rest = &tail[2.min(tail.len())..];
+    }
+    out.write_str(rest)
 }
 
 /// A JSON number as people write it: `3`, `0.5`, `1e-300`.
@@ -149,6 +182,18 @@ fn holes(template: &str) -> usize {
     unescaped.matches("{}").count()
 }
 
+/// The number of holes of `template` and of the templates nested in `args`.
+fn holes_with_nested(template: &str, args: &[Arg]) -> usize {
+    let nested: usize = args
+        .iter()
+        .map(|arg| match arg {
+            Arg::Template(nested) => holes(nested),
+            _ => 0,
+        })
+        .sum();
+    holes(template) + nested
+}
+
 impl Arg {
     /// Trace text to show in double quotes.
     pub fn quoted(text: &str) -> Arg {
@@ -158,6 +203,7 @@ impl Arg {
     fn write(&self, out: &mut impl fmt::Write, escape: &dyn Fn(&str) -> Cow<str>) -> fmt::Result {
         match self {
             Arg::Text(text) => out.write_str(&escape(text)),
+            Arg::Method(name) => out.write_str(&escape(name)),
             Arg::Quoted(text) => {
                 let mut quoted = String::with_capacity(text.len() + 2);
                 quoted.push('"');
@@ -172,28 +218,28 @@ impl Arg {
             }
             Arg::Side(side) => write!(out, "{side}"),
             // Ids and tokens may be strings from the trace.
-            Arg::Id(id) => out.write_str(&escape(&id.to_string())),
-            Arg::Token(token) => out.write_str(&escape(&token.to_string())),
+            Arg::Key(key) => out.write_str(&escape(&key.to_string())),
             Arg::Version(version) => out.write_str(&escape(&version.to_string())),
             Arg::Int(n) => write!(out, "{n}"),
             Arg::Number(n) => out.write_str(&number(*n)),
-            Arg::Words(words) => words.write(out, escape),
-            Arg::Joined {
-                parts,
-                separator,
-                last,
-            } => {
-                for (i, part) in parts.iter().enumerate() {
-                    match i {
-                        0 => {}
-                        _ if i + 1 == parts.len() => out.write_str(last)?,
-                        _ => out.write_str(separator)?,
-                    }
-                    part.write(out, escape)?;
-                }
-                Ok(())
-            }
+            // Written by the words it is nested in, with the values after it.
+            Arg::Template(template) => out.write_str(template),
+            Arg::Joined(joined) => joined.write(out, escape),
         }
+    }
+}
+
+impl Joined {
+    fn write(&self, out: &mut impl fmt::Write, escape: &dyn Fn(&str) -> Cow<str>) -> fmt::Result {
+        for (i, part) in self.parts.iter().enumerate() {
+            match i {
+                0 => {}
+                _ if i + 1 == self.parts.len() => out.write_str(self.last)?,
+                _ => out.write_str(self.separator)?,
+            }
+            part.write(out, escape)?;
+        }
+        Ok(())
     }
 }
 
@@ -214,92 +260,78 @@ impl From<&'static str> for Words {
 
 /// A value that can fill a hole of [`Words`].
 pub trait ToArg {
-    fn to_arg(&self) -> Arg;
+    /// Adds the value to the values of words: one [`Arg`], or for nested
+    /// words their template and values.
+    fn push_to(&self, args: &mut Vec<Arg>);
+
+    /// How many values [`ToArg::push_to`] adds.
+    fn arg_count(&self) -> usize {
+        1
+    }
 }
 
 impl<T: ToArg + ?Sized> ToArg for &T {
-    fn to_arg(&self) -> Arg {
-        (**self).to_arg()
+    fn push_to(&self, args: &mut Vec<Arg>) {
+        (**self).push_to(args);
+    }
+
+    fn arg_count(&self) -> usize {
+        (**self).arg_count()
     }
 }
 
-/// Text from the trace.
-macro_rules! text_args {
-    ($($t:ty),*) => {$(
+/// Values that fill a hole with one [`Arg`], made by `$make` from `self`.
+macro_rules! one_arg {
+    ($make:expr => $($t:ty),*) => {$(
         impl ToArg for $t {
-            fn to_arg(&self) -> Arg {
-                Arg::Text(AsRef::<str>::as_ref(self).into())
+            fn push_to(&self, args: &mut Vec<Arg>) {
+                args.push($make(self));
             }
         }
     )*};
 }
 
-text_args!(
-    str,
-    String,
-    Box<str>,
-    Cow<'_, str>,
-    compact_str::CompactString
-);
-
-macro_rules! int_args {
-    ($($t:ty),*) => {$(
-        impl ToArg for $t {
-            fn to_arg(&self) -> Arg {
-                Arg::Int(i64::try_from(*self).unwrap_or(i64::MAX))
-            }
-        }
-    )*};
-}
-
-int_args!(i64, i32, u8, u16, u32, u64, usize);
-
-impl ToArg for f64 {
-    fn to_arg(&self) -> Arg {
-        Arg::Number(*self)
+/// Text from the trace: most often a method name, which needs no allocation.
+fn text(value: &(impl AsRef<str> + ?Sized)) -> Arg {
+    let text = value.as_ref();
+    match crate::protocol::methods::static_name(text) {
+        Some(name) => Arg::Method(name),
+        None => Arg::Text(text.into()),
     }
 }
 
+one_arg!(text => str, String, Box<str>, Cow<'_, str>, compact_str::CompactString);
+
+fn int<T: Copy>(value: &T) -> Arg
+where
+    i64: TryFrom<T>,
+{
+    Arg::Int(i64::try_from(*value).unwrap_or(i64::MAX))
+}
+
+one_arg!(int => i64, i32, u8, u16, u32, u64, usize);
+one_arg!(|n: &f64| Arg::Number(*n) => f64);
+one_arg!(Arg::clone => Arg);
+one_arg!(|side: &Side| Arg::Side(*side) => Side);
+one_arg!(|id: &RequestId| Arg::Key(id.0.clone()) => RequestId);
+one_arg!(|token: &ProgressToken| Arg::Key(token.0.clone()) => ProgressToken);
+one_arg!(|version: &Version| Arg::Version(*version) => Version);
+
+/// Nested words: their template fills the hole, and their values follow.
 impl ToArg for Words {
-    fn to_arg(&self) -> Arg {
-        Arg::Words(Box::new(self.clone()))
+    fn push_to(&self, args: &mut Vec<Arg>) {
+        args.push(Arg::Template(self.template));
+        args.extend(self.args.iter().cloned());
     }
-}
 
-impl ToArg for Arg {
-    fn to_arg(&self) -> Arg {
-        self.clone()
-    }
-}
-
-impl ToArg for Side {
-    fn to_arg(&self) -> Arg {
-        Arg::Side(*self)
-    }
-}
-
-impl ToArg for RequestId {
-    fn to_arg(&self) -> Arg {
-        Arg::Id(self.clone())
-    }
-}
-
-impl ToArg for ProgressToken {
-    fn to_arg(&self) -> Arg {
-        Arg::Token(self.clone())
-    }
-}
-
-impl ToArg for Version {
-    fn to_arg(&self) -> Arg {
-        Arg::Version(*self)
+    fn arg_count(&self) -> usize {
+        1 + self.args.len()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::event::Key;
 
     #[test]
     fn renders_holes_in_order_and_braces() {
@@ -328,5 +360,24 @@ mod tests {
             words!("{} was sent here", inner).to_string(),
             "client request 1 was sent here"
         );
+    }
+
+    #[test]
+    fn nested_words_are_spliced_into_one_list_of_values() {
+        let inner = words!("{{{}}} request {}", Side::Client, "tools/call");
+        let outer = words!("{} of {}, {}", inner, Side::Server, words!("{}", inner));
+        assert_eq!(outer.args().len(), 8);
+        assert_eq!(
+            outer.to_string(),
+            "{client} request tools/call of server, {client} request tools/call"
+        );
+    }
+
+    #[test]
+    fn a_known_method_is_not_copied_but_still_escaped() {
+        let words = words!("{} and {}", "tools/call", "tools/cal\u{1b}");
+        assert!(matches!(words.args()[0], Arg::Method("tools/call")));
+        let shown = words.render(&|t| Cow::Owned(t.replace('\u{1b}', "?").to_uppercase()));
+        assert_eq!(shown, "TOOLS/CALL and TOOLS/CAL?");
     }
 }

@@ -108,12 +108,7 @@ fn schema_findings(lines: &[String]) -> Vec<(u64, String)> {
     diagnostics
         .iter()
         .filter(|d| d.rule.id == "schema-violation")
-        .map(|d| {
-            (
-                d.location.line,
-                d.pointer.as_deref().unwrap_or("").to_owned(),
-            )
-        })
+        .map(|d| (d.location.line, d.pointer().unwrap_or("").to_owned()))
         .collect()
 }
 

@@ -191,18 +191,15 @@ impl Engine {
             .for_each(|shard| shard.end_source(rules, setup, source));
     }
 
-    /// Diagnostics found so far, in the order they were found.
+    /// Diagnostics found so far, in the order they were found, in one
+    /// vector of the exact size: growing it shard by shard would hold
+    /// copies of the findings while it moves them.
     pub fn take_diagnostics(&mut self) -> Vec<Diagnostic> {
-        let taken = self
-            .shards
-            .iter_mut()
-            .map(|s| std::mem::take(&mut s.diagnostics));
-        taken
-            .reduce(|mut all, more| {
-                all.extend(more);
-                all
-            })
-            .unwrap_or_default()
+        let mut all = Vec::with_capacity(self.findings());
+        for shard in &mut self.shards {
+            all.append(&mut std::mem::take(&mut shard.diagnostics));
+        }
+        all
     }
 
     pub fn stats(&self) -> Stats {

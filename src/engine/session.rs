@@ -6,6 +6,8 @@
 //! Only [`Session::apply`] changes it, after the rules have looked at an
 //! event against the state before it; each tracker applies its own part.
 
+use std::sync::Arc;
+
 use foldhash::HashSet;
 
 use crate::event::{
@@ -34,7 +36,8 @@ struct Position<'a> {
 #[derive(Debug)]
 pub struct Session {
     pub source: u32,
-    pub name: Option<Box<str>>,
+    /// Shared with the session's findings.
+    pub name: Option<Arc<str>>,
     /// Whether the trace holds the start of the session: it opens with
     /// `initialize` or `server/discover`, or only messages that refer to
     /// nothing before the trace come before its `initialize`. When it does not, ids and tokens issued
@@ -77,7 +80,7 @@ pub struct Session {
 impl Session {
     /// A session of `source`; `version` is the one to assume until the
     /// trace shows another (`--protocol-version`).
-    pub fn new(source: u32, name: Option<Box<str>>, version: Option<Version>) -> Self {
+    pub fn new(source: u32, name: Option<Arc<str>>, version: Option<Version>) -> Self {
         Session {
             source,
             name,

@@ -293,8 +293,8 @@ pub(super) fn write(report: &Report, color: bool, out: &mut dyn Sink) -> std::io
         if let Some(note) = &d.note {
             help = format!("{help}\nnote: {}", note.render(&escape_controls));
         }
-        if !d.quote.is_empty() {
-            help = format!("{help}\nspec: \"{}\"", d.quote);
+        if !d.quote().is_empty() {
+            help = format!("{help}\nspec: \"{}\"", d.quote());
         }
         if let Some(session) = &d.session {
             help = format!("{help}\nsession: {}", escape_controls(session));

@@ -52,13 +52,13 @@ fn diagnostic(report: &Report, d: &Diagnostic) -> Value {
     if let Some(id) = &d.request_id {
         fields.insert("request_id".into(), id.0.to_json());
     }
-    if let Some(token) = &d.progress_token {
+    if let Some(token) = d.progress_token() {
         fields.insert("progress_token".into(), token.0.to_json());
     }
-    if let Some(pointer) = &d.pointer {
-        fields.insert("pointer".into(), pointer.as_ref().into());
+    if let Some(pointer) = d.pointer() {
+        fields.insert("pointer".into(), pointer.into());
     }
-    if let Some(index) = d.batch_index {
+    if let Some(index) = d.batch_index() {
         fields.insert("batch_index".into(), index.into());
     }
     // A finding the client's log reported.
