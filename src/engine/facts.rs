@@ -224,7 +224,7 @@ pub(crate) fn classify<'s>(
                     .active_tokens
                     .get(token)
                     .and_then(|holder| sender.open.get(holder))
-                    .map(Request::view)
+                    .map(|request| request.view())
                     // A request answered with a task holds its token until the task ends.
                     .or_else(|| {
                         let task = session.tasks.running_with_token(from.peer(), token)?;
@@ -334,12 +334,11 @@ fn rejected_body<'s>(session: &'s Session, stream: &str) -> Option<Vec<RequestVi
     }
     let mut requests: Vec<&Request> = session
         .side(Side::Client)
-        .open
-        .values()
+        .open_requests()
         .filter(|r| r.stream.as_deref() == Some(stream))
         .collect();
     requests.sort_by_key(|r| r.seq);
-    Some(requests.into_iter().map(Request::view).collect())
+    Some(requests.into_iter().map(|request| request.view()).collect())
 }
 
 fn cancel_target<'s>(session: &'s Session, from: Side, message: &'s Message) -> CancelTarget<'s> {

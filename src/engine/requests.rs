@@ -263,8 +263,9 @@ impl Answered {
 /// provably read the other side's messages.
 #[derive(Debug, Default)]
 pub struct Registry {
-    /// This side's requests that are not answered yet, by id.
-    pub open: HashMap<RequestId, Request>,
+    /// This side's requests that are not answered yet, by id. Boxed: the
+    /// table then grows in steps of a few megabytes, not of hundreds.
+    pub open: HashMap<RequestId, Box<Request>>,
     /// This side's answered requests, by id.
     answered: IdBook<Answered>,
     /// What some of them have beyond [`Answered`].
@@ -342,10 +343,15 @@ impl Registry {
         Some(answered.view(id, token, extras, self.source))
     }
 
+    /// This side's requests not answered yet, in no particular order.
+    pub fn open_requests(&self) -> impl Iterator<Item = &Request> {
+        self.open.values().map(|request| &**request)
+    }
+
     /// The request that holds `token` now, or held it last.
     pub fn token_holder(&self, token: &ProgressToken) -> Option<RequestView<'_>> {
         if let Some(id) = self.active_tokens.get(token) {
-            return self.open.get(id).map(Request::view);
+            return self.open.get(id).map(|request| request.view());
         }
         let (token, id) = self.released_tokens.get_key_value(token)?;
         match self.open.get(id) {
@@ -490,13 +496,13 @@ impl Registry {
         }
         self.open.insert(
             id,
-            Request {
+            Box::new(Request {
                 unanswered_copies,
                 shares_id,
                 earlier_tokens,
                 invalid_tokens,
                 ..request
-            },
+            }),
         );
     }
 
@@ -604,7 +610,7 @@ impl Registry {
         } else if let Some(request) = self.open.remove(id) {
             self.note_leaving(&request);
             self.release_tokens(&request);
-            self.remember_answered(request, response, response_stream);
+            self.remember_answered(*request, response, response_stream);
         }
         read
     }

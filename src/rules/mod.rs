@@ -529,7 +529,7 @@ pub(crate) fn stream_requests<'a: 's, 's>(
 ) -> impl Iterator<Item = &'a crate::engine::Request> + 's {
     let http = &ctx.session.http;
     let origin = http.origin(stream);
-    let open = ctx.session.side(Side::Client).open.values();
+    let open = ctx.session.side(Side::Client).open_requests();
     open.filter(move |r| {
         r.stream
             .as_deref()

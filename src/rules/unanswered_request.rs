@@ -50,8 +50,7 @@ fn session_end(session: &Session, out: &mut Out) {
     for &side in sides {
         let registry = session.side(side);
         let mut open: Vec<_> = registry
-            .open
-            .values()
+            .open_requests()
             .filter(|r| {
                 r.state == RequestState::Running
                     && !session.ambiguous_responses.contains(&r.id)

@@ -68,7 +68,7 @@ fn finding(ctx: &Ctx, level: &str) -> Option<Diagnostic> {
         );
         return Some(ctx.diagnostic(&META, text));
     }
-    let running = ctx.session.side(Side::Client).open.values();
+    let running = ctx.session.side(Side::Client).open_requests();
     let asked = |r: &&Request| r.state == RequestState::Running && requested(r).is_some();
     let all: Vec<&Request> = running.filter(asked).collect();
     let scope: Vec<&Request> = match here {
