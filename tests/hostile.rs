@@ -487,12 +487,13 @@ fn requests_never_answered_running_or_cancelled_are_followed_up_to_the_limit_onl
         "{}",
         limits[1]
     );
-    // Measured: 33 MiB beyond the baseline, nearly all of it the decoded
-    // batches in flight (debug build); keeping every cancelled request
-    // (about 350 bytes each) would add as much again.
+    // Measured: 31 to 46 MiB beyond the baseline, nearly all of it the
+    // decoded batches in flight (debug build, as many as the timing of the
+    // threads leaves pending); keeping every cancelled request (about 440
+    // bytes each) would add 44 MB more.
     let beyond = run.peak.saturating_sub(BASELINE);
     assert!(
-        beyond < 48 << 20,
+        beyond < 64 << 20,
         "{} MiB for {} requests",
         beyond >> 20,
         2 * UNANSWERED
