@@ -573,17 +573,12 @@ impl Registry {
         }
         if self.cancelled.len() > 2 * self.cancelled_open + 64 {
             let open = &self.open;
-            self.cancelled.retain(|id| {
-                open.get(id)
-                    .is_some_and(|r| r.state == RequestState::CancelRequested)
-            });
+            self.cancelled.retain(|id| is_cancelled_in(open, id));
         }
     }
 
     fn is_cancelled_open(&self, id: &RequestId) -> bool {
-        self.open
-            .get(id)
-            .is_some_and(|r| r.state == RequestState::CancelRequested)
+        is_cancelled_in(&self.open, id)
     }
 
     /// `request` left `open`, answered.
@@ -654,6 +649,12 @@ impl Registry {
     }
 }
 
+/// Whether `open` holds a request with this id that its requester cancelled.
+fn is_cancelled_in(open: &HashMap<RequestId, Box<Request>>, id: &RequestId) -> bool {
+    open.get(id)
+        .is_some_and(|r| r.state == RequestState::CancelRequested)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -680,34 +681,93 @@ mod tests {
         assert_eq!(Spot::of(long).at(3).len, (1 << 24) - 1);
     }
 
-    #[test]
-    fn an_answered_request_keeps_its_method_cancel_and_stream() {
-        let at = |line| Location {
+    fn at(line: u64) -> Location {
+        Location {
             source: 1,
             line,
             offset: line * 10,
             len: 9,
+        }
+    }
+
+    /// A running request of `method` with integer id `id`, at line `id`.
+    fn request(id: i64, method: &str) -> Request {
+        Request {
+            id: RequestId(crate::event::Key::Int(id)),
+            method: method.to_string().into(),
+            location: at(id as u64),
+            seq: id as u64,
+            token: None,
+            state: RequestState::Running,
+            cancel: None,
+            last_progress: None,
+            last_progress_stream: None,
+            stream: None,
+            unanswered_copies: 0,
+            shares_id: false,
+            earlier_tokens: Vec::new(),
+            invalid_tokens: 0,
+            named_version: None,
+            modern: None,
+        }
+    }
+
+    fn cancel_at(line: u64) -> Cancel {
+        Cancel {
+            location: at(line),
+            seq: line,
+            stream: None,
+            by_receiver: false,
+        }
+    }
+
+    #[test]
+    fn cancelled_requests_answered_later_leave_no_trace_in_the_queue() {
+        let mut registry = Registry::default();
+        for id in 0..10_000 {
+            let key = RequestId(crate::event::Key::Int(id));
+            registry.open(request(id, "tools/call"));
+            registry.cancel(&key, cancel_at(id as u64));
+            registry.answer(&key, at(id as u64), None);
+        }
+        assert_eq!(registry.cancelled_open, 0);
+        // Stale ids are dropped once they outnumber twice the live ones (one
+        // at each cancellation) by 64.
+        assert!(
+            registry.cancelled.len() <= 66,
+            "{}",
+            registry.cancelled.len()
+        );
+        assert!(registry.open.is_empty() && registry.follows_all());
+    }
+
+    #[test]
+    fn past_the_limit_the_oldest_cancelled_request_is_forgotten() {
+        let mut registry = Registry {
+            max_open: Some(2),
+            ..Registry::default()
         };
+        for id in 1..=3 {
+            registry.open(request(id, "ping"));
+            registry.cancel(
+                &RequestId(crate::event::Key::Int(id)),
+                cancel_at(10 + id as u64),
+            );
+        }
+        // Three cancelled, none running: nothing is full for a new request.
+        assert!(!registry.is_full_for(&RequestId(crate::event::Key::Int(4))));
+        let one = RequestId(crate::event::Key::Int(1));
+        assert!(registry.request(&one).is_none());
+        assert_eq!(registry.forgotten, Some((at(1), 1)));
+        assert!(!registry.follows_all());
+        assert_eq!(registry.open.len(), 2);
+    }
+
+    #[test]
+    fn an_answered_request_keeps_its_method_cancel_and_stream() {
         let mut registry = Registry::default();
         for (id, method) in [(1, "tools/call"), (2, "x/unknown")] {
-            registry.open(Request {
-                id: RequestId(crate::event::Key::Int(id)),
-                method: method.to_string().into(),
-                location: at(id as u64),
-                seq: id as u64,
-                token: None,
-                state: RequestState::Running,
-                cancel: None,
-                last_progress: None,
-                last_progress_stream: None,
-                stream: None,
-                unanswered_copies: 0,
-                shares_id: false,
-                earlier_tokens: Vec::new(),
-                invalid_tokens: 0,
-                named_version: None,
-                modern: None,
-            });
+            registry.open(request(id, method));
         }
         let cancel = Cancel {
             location: at(3),
