@@ -926,8 +926,14 @@ fn a_progress_line_is_drawn_on_a_terminal_only_and_never_in_ci() {
     use mcp_lint::generate::{generate, GeneratorConfig};
     let dir = tempfile::tempdir().unwrap();
     let mut file = std::fs::File::create(dir.path().join("big.jsonl")).unwrap();
+    // Long enough to outlast the line's delay (300 ms) in either build: an
+    // optimized build lints 12 MB in less.
+    let target_bytes = match cfg!(debug_assertions) {
+        true => 12_000_000,
+        false => 200_000_000,
+    };
     let config = GeneratorConfig {
-        target_bytes: 12_000_000,
+        target_bytes,
         ..GeneratorConfig::default()
     };
     generate(&config, &mut std::io::BufWriter::new(&mut file)).unwrap();
