@@ -5,6 +5,7 @@
 #   bash benches/compare.sh                 # 100 MiB and 1 GiB traces, 3 runs each
 #   bash benches/compare.sh --sizes 100,1024,4096 --runs 5
 #   bash benches/compare.sh --quick         # 16 and 64 MiB: proves the script works
+#   bash benches/compare.sh --har-size 256  # the HAR capture at 256 MiB (default 1024; 0: none)
 #
 # Options: --sizes MiB,MiB,...  --runs N (best and median of N)  --files N
 # (small files for the pre-commit case, default 1000)  --quick  --jq-tracking
@@ -19,17 +20,19 @@
 set -euo pipefail
 
 sizes=100,1024
+har_mib=1024
 runs=3
 files=1000
 jq_tracking=false
 while (($#)); do
   case $1 in
-    --quick) sizes=16,64 ;;
+    --quick) sizes=16,64; har_mib=16 ;;
+    --har-size) har_mib=$2; shift ;;
     --sizes) sizes=$2; shift ;;
     --runs) runs=$2; shift ;;
     --files) files=$2; shift ;;
     --jq-tracking) jq_tracking=true ;;
-    *) echo "usage: $0 [--quick] [--sizes MiB,...] [--runs N] [--files N] [--jq-tracking]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--quick] [--sizes MiB,...] [--har-size MiB] [--runs N] [--files N] [--jq-tracking]" >&2; exit 2 ;;
   esac
   shift
 done
@@ -43,7 +46,7 @@ for tool in jq python3 /usr/bin/time; do
 done
 
 # Refuse to fill a disk shared with others: every trace plus 5 GiB to spare.
-needed_mib=5120
+needed_mib=$((5120 + 2 * har_mib)) # the HAR and mcp-lint's copy of it
 for mib in "${sizes[@]}"; do needed_mib=$((needed_mib + mib)); done
 free_mib=$(($(df -Pk "$dir" | awk 'NR == 2 { print $4 }') / 1024))
 if ((free_mib < needed_mib)); then
@@ -68,6 +71,13 @@ for mib in "${sizes[@]}"; do
     "$generate" "$trace" "$mib" >&2
   fi
 done
+
+# A HAR capture of Streamable HTTP, made again only when the generator changes.
+har=$dir/capture-${har_mib}MiB-$generator.har
+if ((har_mib > 0)) && [[ ! -s $har ]]; then
+  rm -f "$dir/capture-${har_mib}MiB-"*.har
+  "$generate" "$har" "$har_mib" >&2
+fi
 
 # Many small files, as pre-commit hands them over: copies of the fixtures.
 many=$dir/many-$files
@@ -126,6 +136,11 @@ for mib in "${sizes[@]}"; do
   if $jq_tracking; then measure "jq:$mib" jq -n -c -f benches/naive.jq "$trace"; fi
   measure "jqparse:$mib" jq -n -c 'reduce (inputs | .msg.method? // "other") as $m ({}; .[$m] += 1)' "$trace"
 done
+if ((har_mib > 0)); then
+  echo "measuring on $har ($runs runs each)..." >&2
+  cat "$har" >/dev/null
+  measure "har" "$lint" "${json[@]}" --threads 2 "$har"
+fi
 echo "measuring $files small files..." >&2
 mapfile -t small < <(printf '%s\n' "$many"/*.jsonl)
 measure "one" "$lint" "${json[@]}" "${small[0]}"
@@ -195,3 +210,11 @@ for what in one files files1 dir; do
   esac
   echo "| $title | ${best[$what]} s | ${median[$what]} s | ${cpu[$what]} s | ${rss[$what]} MB |"
 done
+
+if ((har_mib > 0)); then
+  bytes=$(stat -c %s "$har")
+  echo
+  echo "| $har_mib MiB HAR capture (streamed) | best | median | CPU (median) | throughput (best) | peak RSS | peak / file size |"
+  echo "|---|---|---|---|---|---|---|"
+  echo "| \`mcp-lint --format json capture.har\` (2 threads; targets 150 MB/s, 1.5) | ${best[har]} s | ${median[har]} s | ${cpu[har]} s | $(calc "$bytes / ${best[har]} / 1e6") MB/s | ${rss[har]} MB | $(calc "${rss[har]} * 1048576 / $bytes") |"
+fi
