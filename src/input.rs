@@ -202,16 +202,14 @@ impl SourceText {
         }
     }
 
-    /// The whole text (for the HTML report's timelines, which decode it again).
-    pub fn whole(&self) -> io::Result<Cow<'_, [u8]>> {
+    /// The text from its start, to read again.
+    pub fn reader(&self) -> io::Result<Box<dyn Read + Send + '_>> {
         match self {
-            SourceText::Owned(bytes) => Ok(Cow::Borrowed(bytes)),
+            SourceText::Owned(bytes) => Ok(Box::new(&bytes[..])),
             SourceText::File(file) => {
-                let mut bytes = Vec::new();
                 let mut reader = file;
                 io::Seek::seek(&mut reader, io::SeekFrom::Start(0))?;
-                reader.read_to_end(&mut bytes)?;
-                Ok(Cow::Owned(bytes))
+                Ok(Box::new(reader))
             }
         }
     }

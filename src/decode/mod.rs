@@ -419,6 +419,51 @@ pub fn decode_document(bytes: &[u8], source: u32, format: Format) -> Vec<Event> 
     }
 }
 
+/// Decodes an input again, in order, handing each event to `each` without
+/// holding them (for reports that redraw the trace): read in regions as the
+/// linter reads it, a document gathered in a mapped copy.
+pub fn replay(
+    reader: impl std::io::Read + Send,
+    source: u32,
+    each: &mut (dyn FnMut(Event) + Send),
+) -> std::io::Result<()> {
+    const REGION: usize = 4 << 20;
+    let mut format: Option<Format> = None;
+    let mut document: Option<crate::document_copy::Gathering> = None;
+    let mut lines_before = 0;
+    crate::input::read_regions(reader, REGION, None, |offset, bytes| {
+        let format = *format.get_or_insert_with(|| detect(bytes));
+        if format.is_document() {
+            document
+                .get_or_insert_with(|| crate::document_copy::Gathering::new(0))
+                .append(bytes);
+            return;
+        }
+        let chunk = decode_chunk(bytes, offset, source, format);
+        for mut event in chunk.events {
+            event.location.line += lines_before;
+            each(event);
+        }
+        lines_before += chunk.lines;
+    })?;
+    if let (Some(format), Some(document)) = (format, document) {
+        let document = document.finish();
+        let mut sink = EachEvent(each);
+        let release = &mut |range| document.release(range);
+        stream_document(document.bytes(), source, format, release, &mut sink);
+    }
+    Ok(())
+}
+
+/// A function as an [`EventSink`].
+struct EachEvent<'f>(&'f mut (dyn FnMut(Event) + Send));
+
+impl EventSink for EachEvent<'_> {
+    fn take(&mut self, event: Event) {
+        (self.0)(event);
+    }
+}
+
 /// The one event of a file in no known format, at its first line: one
 /// finding says so, where one per line would bury it.
 fn unknown_format(bytes: &[u8], source: u32) -> Vec<Event> {

@@ -16,7 +16,6 @@ use super::timeline::{self, Operation, Timeline};
 use super::{Report, Sink, SourceInfo};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::event::{Location, Side};
-use crate::input::SourceText;
 use crate::sanitize::display_bytes;
 
 /// Operations drawn per session; a bigger session says how many it left out.
@@ -64,12 +63,14 @@ fn nonce() -> String {
 fn timelines(report: &Report) -> Vec<Timeline> {
     let mut all = Vec::new();
     for (source, info) in report.sources.iter().enumerate() {
-        let Some(Ok(text)) = info.text.map(SourceText::whole) else {
-            continue;
-        };
-        let format = crate::decode::detect(&text);
-        let events = crate::decode::decode_document(&text, source as u32, format);
-        all.extend(timeline::build(&events, source as u32));
+        let mut builder = timeline::Builder::new(source as u32);
+        let replayed = info.text.map(|text| {
+            let reader = text.reader()?;
+            crate::decode::replay(reader, source as u32, &mut |event| builder.take(&event))
+        });
+        if let Some(Ok(())) = replayed {
+            all.extend(builder.finish());
+        }
     }
     all
 }

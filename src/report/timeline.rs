@@ -49,27 +49,22 @@ pub struct Timeline {
     pub lines: Vec<Location>,
 }
 
-/// The sessions of one input, in order of first appearance.
-pub fn build(events: &[Event], source: u32) -> Vec<Timeline> {
-    let mut order: Vec<Option<&str>> = Vec::new();
-    let mut by_session: HashMap<Option<&str>, Vec<&Event>> = HashMap::new();
-    for event in events {
-        if matches!(event.payload, Payload::Unreadable(_)) {
-            continue;
-        }
-        let key = event.session.as_deref();
-        by_session
-            .entry(key)
-            .or_insert_with(|| {
-                order.push(key);
-                Vec::new()
-            })
-            .push(event);
-    }
-    order
-        .into_iter()
-        .map(|key| session(&by_session[&key], source, key))
-        .collect()
+/// Builds the timelines of one input, its sessions in order of first
+/// appearance, from its events as they are decoded, without holding them.
+pub struct Builder {
+    source: u32,
+    order: Vec<Option<Box<str>>>,
+    sessions: HashMap<Option<Box<str>>, Building>,
+}
+
+/// A session's timeline while its events come: every position is the
+/// event's number in the session until the end, when it becomes the event's
+/// time if every event had one.
+struct Building {
+    timeline: Timeline,
+    open: Open,
+    /// Each event's time, while every event so far had one.
+    times: Option<Vec<f64>>,
 }
 
 /// Open operations by (sender, id) and by progress token.
@@ -79,35 +74,92 @@ struct Open {
     by_token: HashMap<Key, usize>,
 }
 
-fn session(events: &[&Event], source: u32, name: Option<&str>) -> Timeline {
-    let timed = events.iter().all(|e| e.time_ms.is_some());
-    let at = |index: usize, event: &Event| match timed {
-        true => event.time_ms.unwrap_or_default(),
-        false => index as f64,
-    };
-    let mut timeline = Timeline {
-        source,
-        session: name.map(str::to_string),
-        events: events.len(),
-        timed,
-        first: events.first().map_or(0.0, |e| at(0, e)),
-        ..Timeline::default()
-    };
-    timeline.last = timeline.first;
-    let mut open = Open::default();
-    for (index, event) in events.iter().enumerate() {
-        let x = at(index, event);
-        timeline.last = timeline.last.max(x);
-        timeline.first = timeline.first.min(x);
+impl Builder {
+    pub fn new(source: u32) -> Builder {
+        Builder {
+            source,
+            order: Vec::new(),
+            sessions: HashMap::new(),
+        }
+    }
+
+    pub fn take(&mut self, event: &Event) {
+        if matches!(event.payload, Payload::Unreadable(_)) {
+            return;
+        }
+        let key = event.session.as_deref().map(Box::<str>::from);
+        let building = self.sessions.entry(key).or_insert_with_key(|key| {
+            self.order.push(key.clone());
+            Building {
+                timeline: Timeline {
+                    source: self.source,
+                    session: key.as_deref().map(str::to_string),
+                    ..Timeline::default()
+                },
+                open: Open::default(),
+                times: Some(Vec::new()),
+            }
+        });
+        building.take(event);
+    }
+
+    pub fn finish(mut self) -> Vec<Timeline> {
+        let order = std::mem::take(&mut self.order);
+        order
+            .into_iter()
+            .filter_map(|key| self.sessions.remove(&key))
+            .map(Building::finish)
+            .collect()
+    }
+}
+
+impl Building {
+    fn take(&mut self, event: &Event) {
+        let timeline = &mut self.timeline;
+        let x = timeline.events as f64;
+        timeline.events += 1;
+        match (&mut self.times, event.time_ms) {
+            (Some(times), Some(time)) => times.push(time),
+            _ => self.times = None,
+        }
         if let std::collections::hash_map::Entry::Vacant(new) =
             timeline.line_at.entry(event.location.line)
         {
             new.insert(x);
             timeline.lines.push(event.location);
         }
-        place(&mut timeline, &mut open, event, x);
+        place(timeline, &mut self.open, event, x);
     }
-    timeline
+
+    /// Positions become times when every event had one.
+    fn finish(self) -> Timeline {
+        let mut timeline = self.timeline;
+        timeline.timed = self.times.is_some();
+        if let Some(times) = &self.times {
+            let at = |x: &mut f64| *x = times[*x as usize];
+            for operation in &mut timeline.operations {
+                at(&mut operation.start);
+                operation.end.iter_mut().for_each(at);
+                operation.cancel.iter_mut().for_each(at);
+                operation.progress.iter_mut().for_each(at);
+                operation.late.iter_mut().for_each(at);
+            }
+            timeline
+                .points
+                .iter_mut()
+                .for_each(|point| at(&mut point.at));
+            timeline.line_at.values_mut().for_each(at);
+        }
+        (timeline.first, timeline.last) = match &self.times {
+            Some(times) => times
+                .iter()
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &t| {
+                    (a.min(t), b.max(t))
+                }),
+            None => (0.0, timeline.events.saturating_sub(1) as f64),
+        };
+        timeline
+    }
 }
 
 /// Puts one event on the timeline: a new operation, a step of one, or a point.
