@@ -32,7 +32,7 @@ impl Gathering {
             match file.write_all(bytes) {
                 Ok(()) => return *len += bytes.len(),
                 // No room for the copy: hold the document in memory.
-                Err(_) => *self = Gathering::Memory(self.take_back()),
+                Err(_) => *self = Gathering::Memory(std::mem::take(self).into_bytes()),
             }
         }
         if let Gathering::Memory(memory) = self {
@@ -40,33 +40,37 @@ impl Gathering {
         }
     }
 
-    /// What the copy holds so far (empty if it cannot be read back).
-    fn take_back(&mut self) -> Vec<u8> {
-        let Gathering::Copy { file, len } = self else {
-            return Vec::new();
+    /// The whole document, mapped from the copy or in memory.
+    pub fn finish(self) -> Gathered {
+        if let Gathering::Copy { file, len } = &self {
+            if let Ok(mapped) = Mapped::of(file, *len) {
+                return Gathered::Mapped(mapped);
+            }
+        }
+        Gathered::Memory(self.into_bytes())
+    }
+
+    /// What was gathered, in memory (read back from the copy; empty if it
+    /// cannot be read back).
+    fn into_bytes(self) -> Vec<u8> {
+        let (mut file, len) = match self {
+            Gathering::Memory(bytes) => return bytes,
+            Gathering::Copy { file, len } => (file, len),
         };
-        let mut bytes = Vec::with_capacity(*len);
+        let mut bytes = Vec::with_capacity(len);
         let read = file
             .rewind()
-            .and_then(|()| file.take(*len as u64).read_to_end(&mut bytes));
+            .and_then(|()| file.take(len as u64).read_to_end(&mut bytes));
         if read.is_err() {
             bytes.clear();
         }
         bytes
     }
+}
 
-    /// The whole document, mapped from the copy or in memory.
-    pub fn finish(mut self) -> Gathered {
-        if let Gathering::Copy { file, len } = &self {
-            match Mapped::of(file, *len) {
-                Ok(mapped) => return Gathered::Mapped(mapped),
-                Err(_) => self = Gathering::Memory(self.take_back()),
-            }
-        }
-        match self {
-            Gathering::Memory(bytes) => Gathered::Memory(bytes),
-            Gathering::Copy { .. } => Gathered::Memory(Vec::new()),
-        }
+impl Default for Gathering {
+    fn default() -> Self {
+        Gathering::Memory(Vec::new())
     }
 }
 

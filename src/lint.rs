@@ -4,11 +4,12 @@
 
 use rayon::prelude::*;
 
-use crate::decode::{decode_chunk, detect, stream_document, DecodedChunk, EventSink, Format};
-use crate::document_copy::Gathering;
+use crate::decode::{
+    decode_chunk, detect, read_input, stream_document, DecodedChunk, EventSink, Format,
+};
 use crate::engine::Engine;
 use crate::event::Event;
-use crate::input::{read_regions, OpenedFile, SourceText};
+use crate::input::{OpenedFile, SourceText};
 
 /// Bytes per chunk handed to one decoding task.
 const CHUNK_BYTES: usize = 512 * 1024;
@@ -129,39 +130,33 @@ impl Linter {
         size: usize,
     ) -> std::io::Result<(Format, u64)> {
         let mut cursor: Option<Cursor> = None;
-        // A document format cannot be decoded piecewise: it is gathered
-        // whole (see `document_copy`).
-        let mut document: Option<Gathering> = None;
-        let read = read_regions(reader, region_bytes(), spool, |offset, bytes| {
-            let cursor = cursor.get_or_insert_with(|| {
-                Cursor::new(source, self.format.unwrap_or_else(|| detect(bytes)))
-            });
-            if cursor.format.is_document() {
-                document
-                    .get_or_insert_with(|| Gathering::new(size.max(bytes.len())))
-                    .append(bytes);
-            } else {
+        let region = (region_bytes(), size);
+        let input = read_input(
+            reader,
+            region,
+            spool,
+            self.format,
+            |format, offset, bytes| {
+                let cursor = cursor.get_or_insert_with(|| Cursor::new(source, format));
                 self.lint_region(cursor, offset, bytes);
-            }
-        });
-        let format = match cursor {
-            Some(cursor) if cursor.format.is_document() => {
-                let document = document.unwrap_or_else(|| Gathering::new(0)).finish();
+            },
+        );
+        let format = match (input.format, &input.document, cursor) {
+            (Some(format), Some(document), _) => {
                 let release = &mut |range| document.release(range);
-                self.lint_document(source, cursor.format, document.bytes(), release);
-                cursor.format
+                self.lint_document(source, format, document.bytes(), release);
+                format
             }
-            Some(cursor) => {
-                let format = cursor.format;
+            (Some(format), None, Some(cursor)) => {
                 self.finish_lines(cursor);
                 format
             }
-            None => {
+            _ => {
                 self.engine.end_source(source);
                 self.format.unwrap_or(Format::Canonical)
             }
         };
-        read.map(|read| (format, read))
+        input.read.map(|read| (format, read))
     }
 
     /// Lints a whole input of a document format: its events are streamed

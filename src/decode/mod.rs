@@ -419,40 +419,79 @@ pub fn decode_document(bytes: &[u8], source: u32, format: Format) -> Vec<Event> 
     }
 }
 
+/// An input read in regions (see [`read_regions`](crate::input::read_regions)).
+pub struct ReadInput {
+    /// The format given, or detected from the first region; `None` for an
+    /// empty input.
+    pub format: Option<Format>,
+    /// For a document format, the document gathered whole (see
+    /// `document_copy`): it cannot be decoded piecewise.
+    pub document: Option<crate::document_copy::Gathered>,
+    /// The bytes read, or why reading stopped.
+    pub read: std::io::Result<u64>,
+}
+
+/// Reads an input in regions of whole lines of about `region` bytes
+/// (`size`: about how many in all, 0 when unknown), copying them to
+/// `spool`; the regions of a line format go to `lines` as they are read.
+pub fn read_input(
+    reader: impl std::io::Read + Send,
+    (region, size): (usize, usize),
+    spool: Option<&mut (dyn std::io::Write + Send)>,
+    given: Option<Format>,
+    mut lines: impl FnMut(Format, u64, &[u8]),
+) -> ReadInput {
+    use crate::document_copy::Gathering;
+    let mut format = None;
+    let mut document: Option<Gathering> = None;
+    let read = crate::input::read_regions(reader, region, spool, |offset, bytes| {
+        let format = *format.get_or_insert_with(|| given.unwrap_or_else(|| detect(bytes)));
+        match format.is_document() {
+            true => document
+                .get_or_insert_with(|| Gathering::new(size.max(bytes.len())))
+                .append(bytes),
+            false => lines(format, offset, bytes),
+        }
+    });
+    let document = format
+        .filter(|format| format.is_document())
+        .map(|_| document.unwrap_or_default().finish());
+    ReadInput {
+        format,
+        document,
+        read,
+    }
+}
+
 /// Decodes an input again, in order, handing each event to `each` without
-/// holding them (for reports that redraw the trace): read in regions as the
-/// linter reads it, a document gathered in a mapped copy.
+/// holding them (for reports that redraw the trace): read as the linter
+/// reads it.
 pub fn replay(
     reader: impl std::io::Read + Send,
     source: u32,
     each: &mut (dyn FnMut(Event) + Send),
 ) -> std::io::Result<()> {
     const REGION: usize = 4 << 20;
-    let mut format: Option<Format> = None;
-    let mut document: Option<crate::document_copy::Gathering> = None;
     let mut lines_before = 0;
-    crate::input::read_regions(reader, REGION, None, |offset, bytes| {
-        let format = *format.get_or_insert_with(|| detect(bytes));
-        if format.is_document() {
-            document
-                .get_or_insert_with(|| crate::document_copy::Gathering::new(0))
-                .append(bytes);
-            return;
-        }
+    let input = read_input(reader, (REGION, 0), None, None, |format, offset, bytes| {
         let chunk = decode_chunk(bytes, offset, source, format);
         for mut event in chunk.events {
             event.location.line += lines_before;
             each(event);
         }
         lines_before += chunk.lines;
-    })?;
-    if let (Some(format), Some(document)) = (format, document) {
-        let document = document.finish();
-        let mut sink = EachEvent(each);
+    });
+    if let (Some(format), Some(document)) = (input.format, &input.document) {
         let release = &mut |range| document.release(range);
-        stream_document(document.bytes(), source, format, release, &mut sink);
+        stream_document(
+            document.bytes(),
+            source,
+            format,
+            release,
+            &mut EachEvent(each),
+        );
     }
-    Ok(())
+    input.read.map(|_| ())
 }
 
 /// A function as an [`EventSink`].
