@@ -200,9 +200,13 @@ pub(crate) fn kind_of(raw: &RawValue) -> JsonKind {
 
 /// A JSON string value as text (unescaped only when it has escapes).
 pub(crate) fn string_of(raw: &RawValue) -> Option<Cow<'_, str>> {
-    match kind_of(raw) {
-        JsonKind::String => serde_json::from_str::<Cow<str>>(raw.get()).ok(),
-        _ => None,
+    let text = raw.get();
+    let inside = text.strip_prefix('"')?.strip_suffix('"')?;
+    // Valid JSON without a backslash holds its value as it is: most ids,
+    // methods and names are read without a parser.
+    match memchr::memchr(b'\\', inside.as_bytes()) {
+        None => Some(Cow::Borrowed(inside)),
+        Some(_) => serde_json::from_str::<Cow<str>>(text).ok(),
     }
 }
 
@@ -639,5 +643,19 @@ mod tests {
                 ..
             }
         ));
+    }
+
+    #[test]
+    fn strings_are_borrowed_unless_escaped() {
+        let raw = |text: &str| RawValue::from_string(text.to_string()).unwrap();
+        let plain = raw(r#""tools/call""#);
+        assert!(matches!(
+            string_of(&plain),
+            Some(Cow::Borrowed("tools/call"))
+        ));
+        let escaped = raw(r#""a\"b\u00e9""#);
+        assert_eq!(string_of(&escaped).as_deref(), Some("a\"b\u{e9}"));
+        assert_eq!(string_of(&raw(r#""""#)).as_deref(), Some(""));
+        assert_eq!(string_of(&raw("12")), None);
     }
 }

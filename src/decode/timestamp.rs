@@ -1,18 +1,25 @@
 //! RFC 3339 timestamps of the canonical envelope (`"ts"`), parsed with nom.
 
-use nom::bytes::complete::{tag, take_while_m_n};
+use nom::bytes::complete::tag;
 use nom::character::complete::{digit1, one_of};
-use nom::combinator::{all_consuming, map_res, opt};
+use nom::combinator::{all_consuming, opt};
 use nom::sequence::preceded;
 use nom::{IResult, Parser};
 
+/// Exactly `n` ASCII digits as a number (read byte by byte: this runs for
+/// every line of a trace).
 fn digits(n: usize) -> impl FnMut(&str) -> IResult<&str, u32> {
-    move |input| {
-        map_res(
-            take_while_m_n(n, n, |c: char| c.is_ascii_digit()),
-            str::parse::<u32>,
-        )
-        .parse(input)
+    move |input: &str| match input.as_bytes().get(..n) {
+        Some(field) if field.iter().all(u8::is_ascii_digit) => {
+            let value = field
+                .iter()
+                .fold(0u32, |value, digit| value * 10 + u32::from(digit - b'0'));
+            Ok((&input[n..], value))
+        }
+        _ => Err(nom::Err::Error(nom::error::Error::new(
+            input,
+            nom::error::ErrorKind::Digit,
+        ))),
     }
 }
 

@@ -82,11 +82,10 @@ struct Execution {
     task_support: Option<String>,
 }
 
-/// What a `tools/call` names and passes.
+/// The arguments a `tools/call` passes.
 #[derive(Deserialize)]
-pub struct CallParams {
-    pub name: Option<String>,
-    pub arguments: Option<serde_json::Value>,
+struct CallArguments {
+    arguments: Option<serde_json::Value>,
 }
 
 /// The tool a `tools/call` names, without reading its arguments.
@@ -95,12 +94,20 @@ struct CalledName {
     name: Option<String>,
 }
 
-/// The params of a `tools/call` request, when they are an object.
-pub fn call_params(message: &Message) -> Option<CallParams> {
+/// The tool a `tools/call` request names, when its params are an object
+/// with a string name.
+pub fn called_tool(message: &Message) -> Option<String> {
     match message.method() {
-        Some("tools/call") => message.members.params.as_ref()?.parse(),
+        Some("tools/call") => message.members.params.as_ref()?.parse::<CalledName>()?.name,
         _ => None,
     }
+}
+
+/// The arguments of a `tools/call` request, built only for a tool whose
+/// schema checks them (absent arguments are an empty object to the tool).
+pub fn call_arguments(message: &Message) -> Option<serde_json::Value> {
+    let params = message.members.params.as_ref()?.parse::<CallArguments>()?;
+    Some(params.arguments.unwrap_or_else(|| serde_json::json!({})))
 }
 
 /// The parameters an `inputSchema` mirrors into headers (parsed only when
@@ -246,8 +253,7 @@ impl Tools {
                 let params = message.members.params.as_ref();
                 match &**method {
                     "tools/call" => {
-                        let called = params.and_then(|p| p.parse::<CalledName>());
-                        if let Some(name) = called.and_then(|c| c.name) {
+                        if let Some(name) = called_tool(message) {
                             self.calls.insert(id.clone(), name.into());
                         }
                     }

@@ -3,7 +3,7 @@
 
 use crate::diagnostic::Severity;
 use crate::engine::tool_schema::violations;
-use crate::engine::tools::call_params;
+use crate::engine::tools::{call_arguments, called_tool};
 use crate::event::Side;
 use crate::protocol::{SpecPage, Versions};
 use crate::rule::{Ctx, Family, Needs, Out, Rule, RuleMeta, Wants};
@@ -31,21 +31,19 @@ fn check(ctx: &Ctx, out: &mut Out) {
     if message.incomplete {
         return;
     }
-    let Some(call) = call_params(message) else {
+    let Some(name) = called_tool(message) else {
         return;
     };
-    let tool = call
-        .name
-        .as_deref()
-        .and_then(|name| ctx.session.tools.find(name));
+    let tool = ctx.session.tools.find(&name);
     let Some(tool) = tool.filter(|t| !t.ambiguous) else {
         return;
     };
     let Some(Ok(validator)) = tool.input.as_deref() else {
         return; // no schema, or one tool-schema-invalid reported
     };
-    // Absent arguments are an empty object to the tool.
-    let arguments = call.arguments.unwrap_or_else(|| serde_json::json!({}));
+    let Some(arguments) = call_arguments(message) else {
+        return;
+    };
     for violation in violations(validator, &arguments, "/params/arguments") {
         out.push(
             ctx.diagnostic(

@@ -1,7 +1,7 @@
 //! `tool-unknown`: a `tools/call` names a tool the server's list does not hold.
 
 use crate::diagnostic::Severity;
-use crate::engine::tools::call_params;
+use crate::engine::tools::called_tool;
 use crate::engine::ListState;
 use crate::event::Side;
 use crate::protocol::{SpecPage, Versions};
@@ -33,7 +33,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
         ListState::Complete => Severity::Warning,
         ListState::Partial | ListState::Stale => Severity::Info,
     };
-    let Some(name) = call_params(message).and_then(|p| p.name) else {
+    let Some(name) = called_tool(message) else {
         return;
     };
     if tools.find(&name).is_some() {
