@@ -402,8 +402,8 @@ fn receiver_may_cancel(session: &Session, method: &str) -> bool {
 /// request and still running: the one target a cancellation could have had.
 fn probable_initialize(session: &Session, from: Side) -> Option<RequestView<'_>> {
     let (init, _) = session.lifecycle.initialize.as_ref()?;
-    let open = &session.side(from).open;
-    match (from, open.len(), open.get(init)) {
+    let registry = session.side(from);
+    match (from, registry.outstanding(), registry.open.get(init)) {
         (Side::Client, 1, Some(request)) if request.state == RequestState::Running => {
             Some(request.view())
         }
@@ -463,8 +463,7 @@ fn token_ambiguous(session: &Session, requester: Side, token: &ProgressToken) ->
     let registry = session.side(requester);
     let may_still_send = |id: &RequestId| {
         registry
-            .open
-            .get(id)
+            .request(id)
             .is_some_and(|r| match (&r.state, &r.cancel) {
                 (RequestState::Running, _) => true,
                 (RequestState::CancelRequested, Some(cancel)) => {

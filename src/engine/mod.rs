@@ -13,6 +13,7 @@ pub mod facts;
 pub mod lifecycle;
 pub mod operations;
 pub mod requests;
+mod retired;
 pub mod session;
 pub mod streams;
 pub mod subscriptions;

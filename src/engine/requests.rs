@@ -9,6 +9,7 @@ use crate::event::{Location, Method, ProgressToken, RequestId};
 
 use super::answered::{IdBook, ReleasedTokens};
 use super::operations::{InputRound, ModernRequest, OperationKey};
+use super::retired::RetiredRequests;
 
 /// Messages whose id could not be read and that no null-id error has
 /// answered yet: each may justify one error response with `"id": null`.
@@ -139,7 +140,7 @@ pub struct AnsweredExtras {
 /// A line of a session's input in 16 bytes: where it starts, its number (40
 /// bits) and its length (24 bits: a longer line is quoted only in part).
 #[derive(Debug, Clone, Copy)]
-struct Spot {
+pub(super) struct Spot {
     offset: u64,
     line_and_len: u64,
 }
@@ -149,7 +150,7 @@ impl Spot {
     const MAX_LEN: u64 = (1 << Self::LEN_BITS) - 1;
     const MAX_LINE: u64 = (1 << (64 - Self::LEN_BITS)) - 1;
 
-    fn of(location: Location) -> Spot {
+    pub(super) fn of(location: Location) -> Spot {
         let len = u64::from(location.len).min(Self::MAX_LEN);
         let line = location.line.min(Self::MAX_LINE);
         Spot {
@@ -158,7 +159,7 @@ impl Spot {
         }
     }
 
-    fn at(self, source: u32) -> Location {
+    pub(super) fn at(self, source: u32) -> Location {
         Location {
             source,
             line: self.line_and_len >> Self::LEN_BITS,
@@ -266,6 +267,9 @@ pub struct Registry {
     /// This side's requests that are not answered yet, by id. Boxed: the
     /// table then grows in steps of a few megabytes, not of hundreds.
     pub open: HashMap<RequestId, Box<Request>>,
+    /// This side's cancelled requests never answered, past the latest few
+    /// thousand, in compact form (counted in `cancelled_open`).
+    retired: RetiredRequests,
     /// This side's answered requests, by id.
     answered: IdBook<Answered>,
     /// What some of them have beyond [`Answered`].
@@ -329,8 +333,44 @@ impl Registry {
     pub fn request<'s>(&'s self, id: &'s RequestId) -> Option<RequestView<'s>> {
         match self.open.get(id) {
             Some(open) => Some(open.view()),
-            None => self.answered_view(id, None),
+            None => self
+                .retired_view(id, None)
+                .or_else(|| self.answered_view(id, None)),
         }
+    }
+
+    /// The retired request with this id, found by `token` when one is given.
+    fn retired_view<'s>(
+        &'s self,
+        id: &'s RequestId,
+        token: Option<&ProgressToken>,
+    ) -> Option<RequestView<'s>> {
+        let retired = self.retired.get(id)?;
+        let held = token.is_none_or(|token| retired.token() == Some(token));
+        held.then(|| retired.view(id, self.source))
+    }
+
+    /// The method of this side's request `id` not answered yet.
+    pub fn open_method(&self, id: &RequestId) -> Option<Method> {
+        match self.open.get(id) {
+            Some(request) => Some(request.method.clone()),
+            None => self.retired.get(id).map(|r| Method::Borrowed(r.method())),
+        }
+    }
+
+    /// The last progress the peer sent for this side's request `id` not
+    /// answered yet.
+    pub fn last_progress(&self, id: &RequestId) -> Option<(f64, Location)> {
+        match self.open.get(id) {
+            Some(request) => request.last_progress,
+            None => self.retired_view(id, None)?.last_progress,
+        }
+    }
+
+    /// How many requests of this side are not answered yet: running, or
+    /// cancelled and still followed.
+    pub fn outstanding(&self) -> usize {
+        self.open.len() + self.retired.len()
     }
 
     fn answered_view<'s>(
@@ -356,7 +396,9 @@ impl Registry {
         let (token, id) = self.released_tokens.get_key_value(token)?;
         match self.open.get(id) {
             Some(open) if open.token.as_ref() == Some(token) => Some(open.view()),
-            _ => self.answered_view(id, Some(token)),
+            _ => self
+                .retired_view(id, Some(token))
+                .or_else(|| self.answered_view(id, Some(token))),
         }
     }
 
@@ -408,9 +450,10 @@ impl Registry {
     fn take_token(&mut self, token: &ProgressToken, id: &RequestId) {
         let holder = self.active_tokens.insert(token.clone(), id.clone());
         let cancelled = self.released_tokens.remove(token).filter(|last| {
-            self.open.get(last).is_some_and(|r| {
+            let open = self.open.get(last).is_some_and(|r| {
                 r.state == RequestState::CancelRequested && r.token.as_ref() == Some(token)
-            })
+            });
+            open || self.retired_view(last, Some(token)).is_some()
         });
         if cancelled.is_some() {
             // Only the latest cancelled one's progress is still likely in
@@ -475,6 +518,7 @@ impl Registry {
     /// This side sent a request with a valid id, at position `seq`.
     pub(crate) fn open(&mut self, request: Request) {
         self.source = request.location.source;
+        self.restore(&request.id);
         if self.is_full_for(&request.id) {
             let untracked = self.untracked.get_or_insert((request.location, 0));
             untracked.1 += 1;
@@ -509,7 +553,7 @@ impl Registry {
     /// Whether a new request with this id would be one more than this side
     /// may have running and followed at once.
     pub fn is_full_for(&self, id: &RequestId) -> bool {
-        let running = self.open.len().saturating_sub(self.cancelled_open);
+        let running = self.outstanding().saturating_sub(self.cancelled_open);
         running >= self.max_open() && !self.open.contains_key(id)
     }
 
@@ -532,10 +576,12 @@ impl Registry {
 
     /// This side cancelled its running request `id`.
     pub(crate) fn cancel(&mut self, id: &RequestId, cancel: Cancel) {
+        self.restore(id);
         let Some(request) = self.open.get_mut(id) else {
             return;
         };
-        if request.state == RequestState::Running {
+        let was_running = request.state == RequestState::Running;
+        if was_running {
             self.cancelled_open += 1;
             self.cancelled.push_back(id.clone());
         }
@@ -548,7 +594,16 @@ impl Registry {
             self.release_token(id, token, true);
         }
         self.invalid_token_requests = self.invalid_token_requests.saturating_sub(invalid);
+        if was_running {
+            self.retired.note_cancelled(id, &mut self.open);
+        }
         self.forget_oldest_cancelled();
+    }
+
+    /// Brings the retired request `id`, if there is one, back whole into
+    /// `open`, before a message changes it.
+    fn restore(&mut self, id: &RequestId) {
+        self.retired.restore(id, self.source, &mut self.open);
     }
 
     /// Past the limit of cancelled requests followed, forgets the oldest;
@@ -559,6 +614,7 @@ impl Registry {
             let Some(id) = self.cancelled.pop_front() else {
                 break;
             };
+            self.restore(&id);
             if !self.is_cancelled_open(&id) {
                 continue;
             }
@@ -572,13 +628,14 @@ impl Registry {
             }
         }
         if self.cancelled.len() > 2 * self.cancelled_open + 64 {
-            let open = &self.open;
-            self.cancelled.retain(|id| is_cancelled_in(open, id));
+            let (open, retired) = (&self.open, &self.retired);
+            self.cancelled
+                .retain(|id| is_cancelled_in(open, id) || retired.get(id).is_some());
         }
     }
 
     fn is_cancelled_open(&self, id: &RequestId) -> bool {
-        is_cancelled_in(&self.open, id)
+        is_cancelled_in(&self.open, id) || self.retired.get(id).is_some()
     }
 
     /// `request` left `open`, answered.
@@ -597,6 +654,7 @@ impl Registry {
         response: Location,
         response_stream: Option<&str>,
     ) -> Option<(Option<Box<str>>, u64)> {
+        self.restore(id);
         let request = self.open.get_mut(id)?;
         let read = (!request.shares_id).then(|| (request.stream.clone(), request.seq));
         if request.unanswered_copies > 0 {
@@ -640,6 +698,7 @@ impl Registry {
         location: Location,
         stream: Option<&str>,
     ) -> Option<(Option<Box<str>>, u64)> {
+        self.restore(id);
         let request = self.open.get_mut(id)?;
         if let Some(value) = value {
             request.last_progress = Some((value, location));

@@ -190,9 +190,7 @@ impl Session {
             Transition::Reject(ids) => ids.first(),
             _ => None,
         };
-        let answered_method = answered_id
-            .and_then(|id| self.side(from.peer()).open.get(id))
-            .map(|r| r.method.clone());
+        let answered_method = answered_id.and_then(|id| self.side(from.peer()).open_method(id));
         let answered = answered_id.zip(answered_method.as_deref());
         self.lifecycle.apply(from, message, location, answered);
         if !self
@@ -255,11 +253,7 @@ impl Session {
                 self.side_mut(from.peer()).unreadable.consume();
             }
             (Body::Response { .. }, Transition::Answer(id)) => {
-                let last = self
-                    .side(from.peer())
-                    .open
-                    .get(id)
-                    .and_then(|r| r.last_progress);
+                let last = self.side(from.peer()).last_progress(id);
                 self.tasks.carry_progress(from, id, last);
                 self.note_operation_answer(from, id, message, location);
                 let read = self.side_mut(from.peer()).answer(id, location, stream);
