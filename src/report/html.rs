@@ -12,22 +12,18 @@ use std::collections::{BTreeMap, HashSet};
 use std::fmt::Write as _;
 
 use super::junit::xml as esc;
-use super::timeline::{self, Operation, Timeline};
+use super::timeline::{self, Operation, Timeline, MAX_OPERATIONS, MAX_POINTS, MAX_RAW_LINES};
 use super::{Report, Sink, SourceInfo};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::event::{Location, Side};
 use crate::sanitize::display_bytes;
 
-/// Operations drawn per session; a bigger session says how many it left out.
-const MAX_OPERATIONS: usize = 1000;
 /// Characters of a quoted line.
 const MAX_LINE_CHARS: usize = 200;
 /// Findings listed with their evidence lines; the rest are listed without,
 /// so a trace with thousands of findings still gives a page a browser opens
 /// quickly.
 const MAX_QUOTED: usize = 500;
-/// Lines of a session listed as recorded, each with its anchor.
-const MAX_RAW_LINES: usize = 1000;
 const WIDTH: f64 = 1000.0;
 const LANE: f64 = 70.0;
 
@@ -40,10 +36,19 @@ pub(super) fn write(report: &Report, out: &mut dyn Sink) -> std::io::Result<()> 
     filters(report, &mut page);
     for timeline in &timelines {
         session(report, timeline, &mut page);
+        hand_on(&mut page, out)?;
     }
-    findings(report, &mut page);
+    findings(report, &mut page, out)?;
     script(&mut page, &nonce);
-    out.write_all(page.as_bytes())
+    hand_on(&mut page, out)
+}
+
+/// Writes what the page has so far and empties it: a page of many findings
+/// is never whole in memory.
+fn hand_on(page: &mut String, out: &mut dyn Sink) -> std::io::Result<()> {
+    out.write_all(page.as_bytes())?;
+    page.clear();
+    Ok(())
 }
 
 /// A value the page's script must carry to run; it changes every run, so a
@@ -63,7 +68,13 @@ fn nonce() -> String {
 fn timelines(report: &Report) -> Vec<Timeline> {
     let mut all = Vec::new();
     for (source, info) in report.sources.iter().enumerate() {
-        let mut builder = timeline::Builder::new(source as u32);
+        let marked = report
+            .diagnostics
+            .iter()
+            .filter(|d| d.location.source as usize == source)
+            .map(|d| d.location.line)
+            .collect();
+        let mut builder = timeline::Builder::new(source as u32, marked);
         let replayed = info.text.map(|text| {
             let reader = text.reader()?;
             crate::decode::replay(reader, source as u32, &mut |event| builder.take(&event))
@@ -159,7 +170,7 @@ fn session(report: &Report, timeline: &Timeline, page: &mut String) {
         esc(name),
         esc(timeline.session.as_deref().unwrap_or("(default)")),
         timeline.events,
-        timeline.operations.len(),
+        timeline.operation_count,
         found.len(),
         if timeline.timed { "" } else { "; no times in the trace, so events are evenly spaced" }
     );
@@ -182,7 +193,7 @@ fn raw_lines(source: &SourceInfo, timeline: &Timeline, page: &mut String) {
     let _ = write!(
         page,
         "<details class=\"raw\"><summary>The session's {} lines, as recorded</summary>",
-        timeline.lines.len()
+        timeline.line_count
     );
     for at in timeline.lines.iter().take(MAX_RAW_LINES) {
         let _ = write!(
@@ -193,7 +204,7 @@ fn raw_lines(source: &SourceInfo, timeline: &Timeline, page: &mut String) {
             esc_text(&quoted(source, *at))
         );
     }
-    if timeline.lines.len() > MAX_RAW_LINES {
+    if timeline.line_count > timeline.lines.len() {
         let _ = write!(page, "<p>The first {MAX_RAW_LINES} lines are listed.</p>");
     }
     page.push_str("</details>");
@@ -259,10 +270,16 @@ fn svg(timeline: &Timeline, found: &[(usize, &Diagnostic)], page: &mut String) {
         marker(*index, d, timeline, &scale, page);
     }
     page.push_str("</svg>");
-    if timeline.operations.len().max(found.len()) > MAX_OPERATIONS {
+    if timeline.operation_count.max(found.len()) > MAX_OPERATIONS {
         let _ = write!(
             page,
             "<p>The first {MAX_OPERATIONS} operations and findings are drawn; the list has every finding.</p>"
+        );
+    }
+    if timeline.point_count > MAX_POINTS {
+        let _ = write!(
+            page,
+            "<p>The first {MAX_POINTS} notifications and other messages outside operations are drawn.</p>"
         );
     }
 }
@@ -360,7 +377,7 @@ fn marker(index: usize, d: &Diagnostic, timeline: &Timeline, scale: &Scale, page
     );
 }
 
-fn findings(report: &Report, page: &mut String) {
+fn findings(report: &Report, page: &mut String, out: &mut dyn Sink) -> std::io::Result<()> {
     let _ = write!(page, "<h2>Findings</h2><ol id=\"findings\">");
     let mut anchored = HashSet::new();
     for (index, d) in report.diagnostics.iter().enumerate() {
@@ -392,6 +409,9 @@ fn findings(report: &Report, page: &mut String) {
             }
         }
         page.push_str("</li>\n");
+        if index % 1024 == 1023 {
+            hand_on(page, out)?;
+        }
     }
     page.push_str("</ol>\n");
     if report.diagnostics.len() > MAX_QUOTED {
@@ -400,6 +420,7 @@ fn findings(report: &Report, page: &mut String) {
             "<p>The first {MAX_QUOTED} findings quote their evidence; the human report quotes all.</p>"
         );
     }
+    Ok(())
 }
 
 /// A quoted line of the trace; the first quote of each line is its anchor.
