@@ -20,6 +20,15 @@ use crate::event::{ProgressToken, RequestId};
 /// late messages are the likeliest, and all of them on a normal trace.
 pub const CANCELLED_KEPT_WHOLE: usize = 4096;
 
+/// [`CANCELLED_KEPT_WHOLE`], or the number a test set on its thread.
+fn kept_whole() -> usize {
+    #[cfg(test)]
+    if let Some(kept) = tests::KEPT_WHOLE.get() {
+        return kept;
+    }
+    CANCELLED_KEPT_WHOLE
+}
+
 /// A cancelled request in compact form.
 #[derive(Debug)]
 pub struct Retired {
@@ -129,7 +138,7 @@ impl RetiredRequests {
     /// is still there, cancelled, and plain.
     pub fn note_cancelled(&mut self, id: &RequestId, open: &mut HashMap<RequestId, Box<Request>>) {
         self.kept_whole.push_back(id.clone());
-        if self.kept_whole.len() <= CANCELLED_KEPT_WHOLE {
+        if self.kept_whole.len() <= kept_whole() {
             return;
         }
         let Some(oldest) = self.kept_whole.pop_front() else {
@@ -160,6 +169,12 @@ impl RetiredRequests {
 mod tests {
     use super::*;
     use crate::event::{Key, Location};
+    use proptest::prelude::*;
+
+    thread_local! {
+        /// Cancelled requests kept whole on this thread, instead of the constant.
+        pub static KEPT_WHOLE: std::cell::Cell<Option<usize>> = const { std::cell::Cell::new(None) };
+    }
 
     fn at(line: u64) -> Location {
         Location {
@@ -313,6 +328,36 @@ mod tests {
             "response-after-cancel",
         ] {
             assert!(rules.iter().any(|r| r.starts_with(expected)), "{found:?}");
+        }
+    }
+
+    /// Every finding of `trace`, fed one event at a time on this thread,
+    /// with `kept` cancelled requests kept whole per side.
+    fn findings_keeping(trace: &str, kept: Option<usize>) -> Vec<String> {
+        KEPT_WHOLE.set(kept);
+        let format = crate::decode::Format::Canonical;
+        let events = crate::decode::decode_chunk(trace.as_bytes(), 0, 0, format).events;
+        let mut engine = crate::rules::engine();
+        events.iter().for_each(|event| engine.feed(event));
+        KEPT_WHOLE.set(None);
+        let (diagnostics, _) = engine.finish();
+        diagnostics.iter().map(|d| format!("{d:?}")).collect()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig {
+            cases: 256,
+            failure_persistence: None,
+            ..ProptestConfig::default()
+        })]
+
+        /// Retiring every cancelled request at once changes no finding.
+        #[test]
+        fn retiring_cancelled_requests_changes_no_finding(
+            bytes in proptest::collection::vec(any::<u8>(), 0..1500)
+        ) {
+            let trace = crate::generate::trace_from_bytes(&bytes);
+            prop_assert_eq!(findings_keeping(&trace, Some(0)), findings_keeping(&trace, None));
         }
     }
 }
