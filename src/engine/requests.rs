@@ -200,6 +200,28 @@ impl RequestView<'_> {
 }
 
 impl Request {
+    /// A running request with nothing beyond its id, method and place.
+    pub fn new(id: RequestId, method: Method, location: Location, seq: u64) -> Request {
+        Request {
+            id,
+            method,
+            location,
+            seq,
+            token: None,
+            state: RequestState::Running,
+            cancel: None,
+            last_progress: None,
+            last_progress_stream: None,
+            stream: None,
+            unanswered_copies: 0,
+            shares_id: false,
+            earlier_tokens: Vec::new(),
+            invalid_tokens: 0,
+            named_version: None,
+            modern: None,
+        }
+    }
+
     /// Every token this request (and the earlier ones with its id) carries.
     fn tokens(&self) -> impl Iterator<Item = &ProgressToken> {
         self.token.iter().chain(&self.earlier_tokens)
@@ -751,24 +773,8 @@ mod tests {
 
     /// A running request of `method` with integer id `id`, at line `id`.
     fn request(id: i64, method: &str) -> Request {
-        Request {
-            id: RequestId(crate::event::Key::Int(id)),
-            method: method.to_string().into(),
-            location: at(id as u64),
-            seq: id as u64,
-            token: None,
-            state: RequestState::Running,
-            cancel: None,
-            last_progress: None,
-            last_progress_stream: None,
-            stream: None,
-            unanswered_copies: 0,
-            shares_id: false,
-            earlier_tokens: Vec::new(),
-            invalid_tokens: 0,
-            named_version: None,
-            modern: None,
-        }
+        let id_key = RequestId(crate::event::Key::Int(id));
+        Request::new(id_key, method.to_string().into(), at(id as u64), id as u64)
     }
 
     fn cancel_at(line: u64) -> Cancel {

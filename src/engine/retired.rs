@@ -72,23 +72,13 @@ impl Retired {
 
     /// The request whole again, as it was when it retired.
     fn restore(self, id: RequestId, source: u32) -> Request {
+        let method = std::borrow::Cow::Borrowed(self.method());
         Request {
-            id,
-            method: std::borrow::Cow::Borrowed(self.method()),
-            location: self.request.at(source),
-            seq: self.seq,
             token: self.token,
             state: RequestState::CancelRequested,
             cancel: Some(Box::new(self.cancel)),
             last_progress: self.last_progress.map(|(v, at)| (v, at.at(source))),
-            last_progress_stream: None,
-            stream: None,
-            unanswered_copies: 0,
-            shares_id: false,
-            earlier_tokens: Vec::new(),
-            invalid_tokens: 0,
-            named_version: None,
-            modern: None,
+            ..Request::new(id, method, self.request.at(source), self.seq)
         }
     }
 
@@ -186,28 +176,18 @@ mod tests {
     }
 
     fn cancelled(id: i64, method: &str) -> Request {
+        let cancel = Cancel {
+            location: at(3),
+            seq: 9,
+            stream: None,
+            by_receiver: false,
+        };
         Request {
-            id: RequestId(Key::Int(id)),
-            method: method.to_string().into(),
-            location: at(1),
-            seq: 7,
             token: Some(ProgressToken(Key::Str("t".into()))),
             state: RequestState::CancelRequested,
-            cancel: Some(Box::new(Cancel {
-                location: at(3),
-                seq: 9,
-                stream: None,
-                by_receiver: false,
-            })),
+            cancel: Some(Box::new(cancel)),
             last_progress: Some((0.5, at(2))),
-            last_progress_stream: None,
-            stream: None,
-            unanswered_copies: 0,
-            shares_id: false,
-            earlier_tokens: Vec::new(),
-            invalid_tokens: 0,
-            named_version: None,
-            modern: None,
+            ..Request::new(RequestId(Key::Int(id)), method.to_string().into(), at(1), 7)
         }
     }
 

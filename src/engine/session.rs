@@ -19,7 +19,7 @@ use super::elicitations::Elicitations;
 use super::facts::Transition;
 use super::lifecycle::Lifecycle;
 use super::operations::{InputRound, ModernRequest, ResultView, Served};
-use super::requests::{Cancel, Registry, Request, RequestState};
+use super::requests::{Cancel, Registry, Request};
 use super::streams::HttpStreams;
 use super::subscriptions::Subscriptions;
 use super::tasks::Tasks;
@@ -301,19 +301,8 @@ impl Session {
             self.note_modern_request(id, method, modern, message, at.location);
         }
         self.side_mut(from).open(Request {
-            id: id.clone(),
-            method: method.clone(),
-            location: at.location,
-            seq: at.seq,
             token,
-            state: RequestState::Running,
-            cancel: None,
-            last_progress: None,
-            last_progress_stream: None,
             stream: at.stream.map(Into::into),
-            unanswered_copies: 0,
-            shares_id: false,
-            earlier_tokens: Vec::new(),
             invalid_tokens: u32::from(matches!(
                 params.meta_progress_token,
                 Some(KeyField::Invalid(_))
@@ -323,6 +312,7 @@ impl Session {
                 .as_deref()
                 .map(Version::nearest),
             modern,
+            ..Request::new(id.clone(), method.clone(), at.location, at.seq)
         });
     }
 
