@@ -8,9 +8,16 @@ use crate::diagnostic::Diagnostic;
 use crate::sanitize::escape_controls;
 
 pub(super) fn write(report: &Report, out: &mut dyn Sink) -> std::io::Result<()> {
-    for d in report.diagnostics {
-        write_line(d, &report.sources[d.location.source as usize].name, out)?;
-    }
+    let render = |d: &Diagnostic| {
+        let mut line = Vec::new();
+        write_line(
+            d,
+            &report.sources[d.location.source as usize].name,
+            &mut line,
+        )?;
+        Ok(line)
+    };
+    report.render_each(render, |line| out.write_all(line))?;
     report.write_summary(out)
 }
 

@@ -2,7 +2,7 @@
 //! the trace file in a pull request (`::error file=…,line=…,title=…::message`).
 
 use super::{Report, Sink};
-use crate::diagnostic::Severity;
+use crate::diagnostic::{Diagnostic, Severity};
 use crate::sanitize::escape_controls;
 
 /// Escapes a message as GitHub's runner reads it back.
@@ -18,7 +18,7 @@ fn property(text: &str) -> String {
 }
 
 pub(super) fn write(report: &Report, out: &mut dyn Sink) -> std::io::Result<()> {
-    for d in report.diagnostics {
+    let render = |d: &Diagnostic| {
         let level = match d.severity {
             Severity::Error => "error",
             Severity::Warning => "warning",
@@ -32,14 +32,15 @@ pub(super) fn write(report: &Report, out: &mut dyn Sink) -> std::io::Result<()> 
         if let Some(url) = &d.spec_url() {
             message = format!("{message}\n{url}");
         }
-        writeln!(
-            out,
-            "::{level} file={},line={},title={}::{}",
+        let annotation = format!(
+            "::{level} file={},line={},title={}::{}\n",
             property(name),
             d.location.line,
             property(&format!("mcp-lint ({})", d.rule.id)),
             data(&message)
-        )?;
-    }
+        );
+        Ok(annotation.into_bytes())
+    };
+    report.render_each(render, |annotation| out.write_all(annotation))?;
     report.write_summary(out)
 }

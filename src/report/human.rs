@@ -282,7 +282,7 @@ pub(super) fn write(report: &Report, color: bool, out: &mut dyn Sink) -> std::io
         .with_break_words(false)
         .with_word_separator(textwrap::WordSeparator::AsciiSpace)
         .with_word_splitter(textwrap::WordSplitter::NoHyphenation);
-    for d in report.diagnostics {
+    let render = |d: &Diagnostic| {
         let source = &report.sources[d.location.source as usize];
         let locations = || std::iter::once(d.location).chain(d.related.iter().map(|r| r.location));
         let room = (WIDTH - gutter(locations().map(|l| l.line)) - 1).max(MIN_ROOM);
@@ -313,8 +313,9 @@ pub(super) fn write(report: &Report, color: bool, out: &mut dyn Sink) -> std::io
         handler
             .render_report(&mut text, &rendered)
             .map_err(|_| std::io::Error::other("rendering failed"))?;
-        out.write_all(text.as_bytes())?;
-        out.write_all(b"\n")?;
-    }
+        text.push('\n');
+        Ok(text.into_bytes())
+    };
+    report.render_each(render, |text| out.write_all(text))?;
     report.write_summary(out)
 }

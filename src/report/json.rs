@@ -13,18 +13,17 @@ use crate::diagnostic::{Diagnostic, Severity};
 pub(super) fn write(report: &Report, out: &mut dyn Sink) -> std::io::Result<()> {
     out.write_all(b"{\n  \"diagnostics\": ")?;
     let mut diagnostics = PrettyArray::open(out, 2)?;
-    for d in report.diagnostics {
-        diagnostics.push(&diagnostic(report, d))?;
-    }
+    let render = |d: &Diagnostic| element(&diagnostic(report, d), 2);
+    report.render_each(render, |text| diagnostics.push_text(text))?;
     diagnostics.close()?;
     let summary = pretty(&summary(report), 2)?;
     writeln!(out, ",\n  \"summary\": {summary},\n  \"version\": 1\n}}")
 }
 
 pub(super) fn write_lines(report: &Report, out: &mut dyn Sink) -> std::io::Result<()> {
-    for d in report.diagnostics {
-        writeln!(out, "{}", compact(&diagnostic(report, d))?)?;
-    }
+    let render =
+        |d: &Diagnostic| Ok(format!("{}\n", compact(&diagnostic(report, d))?).into_bytes());
+    report.render_each(render, |line| out.write_all(line))?;
     let last = json!({"summary": summary(report), "version": 1});
     writeln!(out, "{}", compact(&last)?)
 }
@@ -85,6 +84,12 @@ fn summary(report: &Report) -> Value {
     })
 }
 
+/// `value` laid out as an element of a [`PrettyArray`] whose key is
+/// indented by `indent`.
+pub(super) fn element(value: &Value, indent: usize) -> std::io::Result<Vec<u8>> {
+    pretty(value, indent + 2).map(String::into_bytes)
+}
+
 /// A JSON array written one element at a time, laid out as `serde_json`'s
 /// pretty printer lays out an array whose key is indented by `indent`.
 pub(super) struct PrettyArray<'a> {
@@ -103,12 +108,13 @@ impl<'a> PrettyArray<'a> {
         })
     }
 
-    pub fn push(&mut self, value: &Value) -> std::io::Result<()> {
+    /// Appends an element already laid out for this array ([`element`]).
+    pub fn push_text(&mut self, value: &[u8]) -> std::io::Result<()> {
         let separator = if self.empty { "" } else { "," };
         self.empty = false;
         let inner = self.indent + 2;
-        let value = pretty(value, inner)?;
-        write!(self.out, "{separator}\n{:inner$}{value}", "")
+        write!(self.out, "{separator}\n{:inner$}", "")?;
+        self.out.write_all(value)
     }
 
     pub fn close(self) -> std::io::Result<()> {

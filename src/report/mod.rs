@@ -99,6 +99,26 @@ impl Report<'_> {
         )
     }
 
+    /// Renders each finding with `render`, in parallel a batch at a time,
+    /// and hands the texts to `write` in the findings' order: rendering a
+    /// large report takes every core, gives the same text on any number of
+    /// threads, and holds one batch at a time.
+    pub(super) fn render_each(
+        &self,
+        render: impl Fn(&Diagnostic) -> std::io::Result<Vec<u8>> + Sync,
+        mut write: impl FnMut(&[u8]) -> std::io::Result<()>,
+    ) -> std::io::Result<()> {
+        use rayon::prelude::*;
+        const BATCH: usize = 4096;
+        for batch in self.diagnostics.chunks(BATCH) {
+            let texts: Vec<std::io::Result<Vec<u8>>> = batch.par_iter().map(&render).collect();
+            for text in texts {
+                write(&text?)?;
+            }
+        }
+        Ok(())
+    }
+
     /// The summary line and a newline, unless the report is quiet.
     pub fn write_summary(&self, out: &mut dyn Sink) -> std::io::Result<()> {
         if self.quiet {

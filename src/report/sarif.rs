@@ -6,7 +6,7 @@
 
 use serde_json::{json, Value};
 
-use super::json::{pretty, PrettyArray};
+use super::json::{element, pretty, PrettyArray};
 use super::{Report, Sink};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::rules;
@@ -42,9 +42,8 @@ pub(super) fn write(report: &Report, out: &mut dyn Sink) -> std::io::Result<()> 
         "{{\n  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\",\n  \"runs\": [\n    {{\n      \"results\": "
     )?;
     let mut results = PrettyArray::open(out, 6)?;
-    for d in report.diagnostics {
-        results.push(&result(report, d))?;
-    }
+    let render = |d: &Diagnostic| element(&result(report, d), 6);
+    report.render_each(render, |text| results.push_text(text))?;
     results.close()?;
     let tool = pretty(&tool(), 6)?;
     writeln!(
