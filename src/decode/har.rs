@@ -295,7 +295,35 @@ mod tests {
         let mut generated = Vec::new();
         generate_har(&config, &mut generated).unwrap();
         captures.push(generated);
+        captures.push(SERVER_REQUESTS.as_bytes().to_vec());
         captures
+    }
+
+    /// Requests a server makes on its SSE stream after other events, one
+    /// member name written with a `\u` escape, and bodies that are not JSON.
+    const SERVER_REQUESTS: &str = r#"{"log":{"entries":[
+{"startedDateTime":"2026-01-01T00:00:00.000Z","time":9,"request":{"method":"POST","url":"http://h/mcp","headers":[{"name":"Mcp-Session-Id","value":"s"}],"postData":{"text":"[{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"},{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":\"a\",\"_meta\":{\"progressToken\":\"p\"}}}]"}},"response":{"status":200,"headers":[{"name":"Content-Type","value":"text/event-stream"}],"content":{"text":"data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"progressToken\":\"p\",\"progress\":1}}\n\ndata: not json\n\ndata: [{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\"},{\"jsonrpc\":\"2.0\",\"method\":\"x\"}]\n\ndata: {\"jsonrpc\":\"2.0\",\"id\":\"s1\",\"method\":\"sampling/createMessage\"}\n\ndata: {\"jsonrpc\":\"2.0\",\"id\":\"s2\",\"\\u006dethod\":\"ping\"}\n\ndata: {\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{}}\n\n"}}},
+{"startedDateTime":"2026-01-01T00:00:00.001Z","time":1,"request":{"method":"POST","url":"http://h/mcp","headers":[{"name":"Mcp-Session-Id","value":"s"}],"postData":{"text":"{\"jsonrpc\":\"2.0\",\"id\":\"s1\",\"result\":{}}"}},"response":{"status":202,"headers":[]}},
+{"startedDateTime":"2026-01-01T00:00:00.002Z","time":1,"request":{"method":"GET","url":"http://h/mcp","headers":[{"name":"Mcp-Session-Id","value":"s"}]},"response":{"status":200,"headers":[],"content":{"mimeType":"text/event-stream","text":"{}"},"_x":1},"_eventSourceMessages":[{"data":"nope"},{"data":"{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"roots/list\"}"}]},
+{"startedDateTime":"2026-01-01T00:00:00.003Z","time":2,"request":{"method":"POST","url":"http://h/mcp","headers":[{"name":"Mcp-Session-Id","value":"s"}],"postData":{"text":"{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"ping\"}"}},"response":{"status":200,"headers":[{"name":"Content-Type","value":"application/json"}],"content":{"text":"[{\"jsonrpc\":\"2.0\",\"id\":8,\"result\":{}},{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"ping\"}]"}}}
+]}}"#;
+
+    #[test]
+    fn the_outline_of_an_entry_is_what_its_events_give() {
+        for bytes in captures() {
+            let Ok(har) = document::parse::<Har>(&bytes, 0, "", "") else {
+                panic!("a capture of the test data is not a HAR");
+            };
+            let read = |i, raw| exchange(&bytes, i + 1, raw).map(Some);
+            let capture = Capture::new(&bytes, 0, &har.log.entries, read);
+            for i in 0..har.log.entries.len() {
+                let expected = entries::outline_of_events(&capture, i);
+                assert!(
+                    entries::folded_outline(&capture, i) == expected,
+                    "entry {i}"
+                );
+            }
+        }
     }
 
     #[test]
