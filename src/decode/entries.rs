@@ -24,15 +24,25 @@ use super::http::{
 };
 use crate::event::{Event, Location, Unreadable};
 
+/// How much of an entry to read.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Reading {
+    /// All of it, for its events.
+    Whole,
+    /// Enough for its outline ([`Exchange::outline`]): a reader may leave
+    /// out a response that holds no request.
+    Outline,
+}
+
 /// Reads the `i`th entry (0-based): its HTTP exchange, `None` for an entry
 /// to leave out, or why it cannot be read.
 pub(crate) trait ReadEntry<'a>:
-    Fn(usize, &'a RawValue) -> Result<Option<Exchange<'a>>, EntryProblem> + Sync
+    Fn(usize, &'a RawValue, Reading) -> Result<Option<Exchange<'a>>, EntryProblem> + Sync
 {
 }
 
 impl<'a, F> ReadEntry<'a> for F where
-    F: Fn(usize, &'a RawValue) -> Result<Option<Exchange<'a>>, EntryProblem> + Sync
+    F: Fn(usize, &'a RawValue, Reading) -> Result<Option<Exchange<'a>>, EntryProblem> + Sync
 {
 }
 
@@ -137,7 +147,7 @@ fn entry_events_as_made<'a, R: ReadEntry<'a>>(
         offset: offset as u64,
         len: 0,
     };
-    match (capture.read)(i, capture.entries[i]) {
+    match (capture.read)(i, capture.entries[i], Reading::Whole) {
         Ok(Some(x)) if x.is_mcp() => x.events(&at_offset),
         Ok(_) => Vec::new(),
         Err(problem) => vec![Timed {
@@ -154,7 +164,7 @@ fn entry_outline<'a, R: ReadEntry<'a>>(
     i: usize,
 ) -> (Option<Position>, Vec<(Cause, Position)>) {
     let mut provided = Vec::new();
-    let first = match (capture.read)(i, capture.entries[i]) {
+    let first = match (capture.read)(i, capture.entries[i], Reading::Outline) {
         Ok(Some(x)) if x.is_mcp() => {
             Some(x.outline(i, &mut |cause, at| provided.push((cause, at))))
         }

@@ -238,13 +238,14 @@ impl Exchange<'_> {
         parts
     }
 
-    fn place(&self, place: Place) -> String {
+    /// Where `place` is in the exchange, which `described` names.
+    fn place(place: Place, described: &str) -> Box<str> {
         match place {
-            Place::RequestBody => format!("request body of {}", self.describe()),
+            Place::RequestBody => ["request body of ", described].concat().into(),
             Place::SseEvent(n) => {
-                format!("SSE event {} of the response to {}", n + 1, self.describe())
+                format!("SSE event {} of the response to {described}", n + 1).into()
             }
-            Place::ResponseBody => format!("response body of {}", self.describe()),
+            Place::ResponseBody => ["response body of ", described].concat().into(),
         }
     }
 
@@ -308,13 +309,14 @@ impl Exchange<'_> {
         let start = times.start;
         let stream: CompactString = format!("entry {}", self.number).into();
         let session = self.session();
-        let event = |offset: usize, from: Option<Side>, place: String, payload| Event {
+        let described = self.describe();
+        let event = |offset: usize, from: Option<Side>, place: Box<str>, payload| Event {
             location: locate(offset),
             session: session.clone(),
             from,
             stream: Some(stream.clone()),
             time_ms: Some(start),
-            place: Some(place.into()),
+            place: Some(place),
             payload,
         };
         let push_part = |out: &mut Vec<Timed>, part: Part| match part {
@@ -324,7 +326,7 @@ impl Exchange<'_> {
                 place,
                 time,
             } => {
-                let place = self.place(place);
+                let place = Self::place(place, &described);
                 match serde_json::from_str::<OneOrBatch>(&body.text) {
                     Ok(raw) => messages_of(raw, |message| {
                         out.push(Timed {
@@ -357,7 +359,7 @@ impl Exchange<'_> {
                     event: event(
                         offset,
                         None,
-                        self.place(Place::ResponseBody),
+                        Self::place(Place::ResponseBody, &described),
                         Payload::Unreadable(Unreadable::Json(why.into())),
                     ),
                 });
@@ -376,7 +378,7 @@ impl Exchange<'_> {
                 event: event(
                     self.offset,
                     Some(Side::Client),
-                    self.describe(),
+                    described.as_str().into(),
                     Payload::Transport(Transport::Http(Box::new(self.http(&out, &sse_events)))),
                 ),
             },
@@ -394,7 +396,7 @@ impl Exchange<'_> {
                 event: event(
                     self.offset,
                     None,
-                    self.describe(),
+                    described.as_str().into(),
                     Payload::Transport(Transport::StreamAborted(failure)),
                 ),
             });
