@@ -887,9 +887,11 @@ pub(crate) fn note_cause(last: &mut LastProvided, cause: Cause, position: Positi
 /// the events after it on its own stream wait behind it, so one stream's
 /// order never changes. Nothing waits for something the trace does not hold.
 pub(crate) struct CausalOrder {
-    /// Where each cause is provided last, to know whether waiting can end.
+    /// Where each cause not yet emitted is provided last, to know whether
+    /// waiting can end. A cause is dropped once emitted: nothing waits for
+    /// it any more (and the map shrinks instead of a set of causes emitted
+    /// growing).
     last_provided: LastProvided,
-    done: foldhash::HashSet<Cause>,
     /// Per stream (events without one wait alone), the events held back.
     held: foldhash::HashMap<Option<CompactString>, VecDeque<(Position, Event)>>,
     waiting_on: Waiting,
@@ -901,7 +903,6 @@ impl CausalOrder {
     pub fn new(last_provided: LastProvided) -> Self {
         CausalOrder {
             last_provided,
-            done: Default::default(),
             held: Default::default(),
             waiting_on: Default::default(),
             taken: 0,
@@ -911,11 +912,9 @@ impl CausalOrder {
     /// What `event` at `position` must wait for, if anything.
     fn must_wait(&self, position: Position, event: &Event) -> Option<Cause> {
         needs(event).filter(|need| {
-            !self.done.contains(need)
-                && self
-                    .last_provided
-                    .get(need)
-                    .is_some_and(|last| *last > position)
+            self.last_provided
+                .get(need)
+                .is_some_and(|last| *last > position)
         })
     }
 
@@ -988,7 +987,7 @@ impl CausalOrder {
             if let Some(streams) = self.waiting_on.remove(&cause) {
                 released.extend(streams);
             }
-            self.done.insert(cause);
+            self.last_provided.remove(&cause);
         }
         out(event);
     }
