@@ -16,7 +16,9 @@ use serde_json::value::RawValue;
 
 use super::document::{self, offset_of};
 use super::entries::{self, Capture, EventSink, Reading};
-use super::http::{kept_headers, url_path, url_target, Body, EntryProblem, Exchange};
+use super::http::{
+    is_event_stream, kept_headers, url_path, url_target, Body, EntryProblem, Exchange,
+};
 use super::json::{kind_of, string_of};
 use super::timestamp::parse_rfc3339_ms;
 use crate::event::{Event, JsonKind};
@@ -164,15 +166,61 @@ fn raw_may_hold_request(raw: &RawValue) -> bool {
         || (ESCAPED_METHOD.find(text).is_some() && ESCAPED_ID.find(text).is_some())
 }
 
+/// Like [`raw_may_hold_request`], for an SSE body: a request is the data
+/// of one event, so both member names must lie between the same two
+/// blank lines.
+fn raw_sse_may_hold_request(raw: &RawValue) -> bool {
+    let text = raw.get().as_bytes();
+    UNICODE_ESCAPE.find(text).is_some()
+        || between_blank_lines(text)
+            .iter()
+            .any(|part| ESCAPED_METHOD.find(part).is_some() && ESCAPED_ID.find(part).is_some())
+}
+
+/// The parts of a JSON string without `\u` escapes that its blank lines
+/// separate, as [`super::sse::parse`] reads lines: a line ends with CR LF,
+/// LF or CR, each written as an escape (`\r`, `\n`), so two line ends in
+/// a row (LF LF, CR CR, LF CR) make a blank line.
+fn between_blank_lines(text: &[u8]) -> Vec<&[u8]> {
+    let mut parts = Vec::new();
+    let (mut part_start, mut from) = (0, 0);
+    // The end of the last line end's escape, and which it was.
+    let mut last_line_end: Option<(usize, u8)> = None;
+    while let Some(found) = memchr::memchr(b'\\', &text[from..]) {
+        let at = from + found;
+        let Some(&escaped) = text.get(at + 1) else {
+            break;
+        };
+        if matches!(escaped, b'n' | b'r') {
+            let blank = last_line_end.is_some_and(|(end, before)| {
+                end == at && matches!((before, escaped), (b'n', b'n' | b'r') | (b'r', b'r'))
+            });
+            if blank {
+                parts.push(&text[part_start..at]);
+                part_start = at;
+            }
+            last_line_end = Some((at + 2, escaped));
+        }
+        from = at + 2;
+    }
+    parts.push(&text[part_start..]);
+    parts
+}
+
 /// Whether the outline can leave out the response: no part of it can hold
 /// a request, and its body can be told a string without reading it.
 fn response_holds_no_request(
     content: Option<&Content>,
+    is_sse: bool,
     messages: Option<&[EventSourceMessage]>,
 ) -> bool {
+    let may_hold_request = match is_sse {
+        true => raw_sse_may_hold_request,
+        false => raw_may_hold_request,
+    };
     let body_holds_none = content.is_none_or(|c| {
         c.text
-            .is_none_or(|raw| !is_base64(c.encoding.as_deref()) && !raw_may_hold_request(raw))
+            .is_none_or(|raw| !is_base64(c.encoding.as_deref()) && !may_hold_request(raw))
     });
     let messages_hold_none = messages
         .unwrap_or_default()
@@ -226,8 +274,16 @@ fn exchange<'a>(
         }))
     };
     let response_content = entry.response.as_ref().and_then(|r| r.content.as_ref());
+    let response_content_type = response_content
+        .and_then(|c| c.mime_type.as_deref())
+        .or_else(|| header(response_headers, "content-type"))
+        .map(|t| t.to_ascii_lowercase());
     let leave_out_response = reading == Reading::Outline
-        && response_holds_no_request(response_content, entry.event_source_messages.as_deref());
+        && response_holds_no_request(
+            response_content,
+            is_event_stream(response_content_type.as_deref()),
+            entry.event_source_messages.as_deref(),
+        );
     let failure = [entry.error, entry.failure_text]
         .into_iter()
         .flatten()
@@ -286,10 +342,7 @@ fn exchange<'a>(
         protocol_version: header(request_headers, "mcp-protocol-version").map(Into::into),
         resumes: header(request_headers, "last-event-id").is_some(),
         request_body,
-        response_content_type: response_content
-            .and_then(|c| c.mime_type.as_deref())
-            .or_else(|| header(response_headers, "content-type"))
-            .map(|t| t.to_ascii_lowercase()),
+        response_content_type,
         response_body,
         sse_messages,
         failure,
@@ -363,8 +416,9 @@ mod tests {
 
     /// Requests a server makes on its SSE stream after other events, one
     /// member name written with a `\u` escape, bodies that are not JSON,
-    /// a body that is not a string, one in base64 and one that cannot be
-    /// unescaped (a lone surrogate).
+    /// a body that is not a string, one in base64, one that cannot be
+    /// unescaped (a lone surrogate), and SSE requests whose member names
+    /// lie on two lines or around escaped line breaks.
     const SERVER_REQUESTS: &str = r#"{"log":{"entries":[
 {"startedDateTime":"2026-01-01T00:00:00.000Z","time":9,"request":{"method":"POST","url":"http://h/mcp","headers":[{"name":"Mcp-Session-Id","value":"s"}],"postData":{"text":"[{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"},{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":\"a\",\"_meta\":{\"progressToken\":\"p\"}}}]"}},"response":{"status":200,"headers":[{"name":"Content-Type","value":"text/event-stream"}],"content":{"text":"data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"progressToken\":\"p\",\"progress\":1}}\n\ndata: not json\n\ndata: [{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\"},{\"jsonrpc\":\"2.0\",\"method\":\"x\"}]\n\ndata: {\"jsonrpc\":\"2.0\",\"id\":\"s1\",\"method\":\"sampling/createMessage\"}\n\ndata: {\"jsonrpc\":\"2.0\",\"id\":\"s2\",\"\\u006dethod\":\"ping\"}\n\ndata: {\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{}}\n\n"}}},
 {"startedDateTime":"2026-01-01T00:00:00.001Z","time":1,"request":{"method":"POST","url":"http://h/mcp","headers":[{"name":"Mcp-Session-Id","value":"s"}],"postData":{"text":"{\"jsonrpc\":\"2.0\",\"id\":\"s1\",\"result\":{}}"}},"response":{"status":202,"headers":[]}},
@@ -372,7 +426,10 @@ mod tests {
 {"startedDateTime":"2026-01-01T00:00:00.003Z","time":2,"request":{"method":"POST","url":"http://h/mcp","headers":[{"name":"Mcp-Session-Id","value":"s"}],"postData":{"text":"{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"ping\"}"}},"response":{"status":200,"headers":[{"name":"Content-Type","value":"application/json"}],"content":{"text":"[{\"jsonrpc\":\"2.0\",\"id\":8,\"result\":{}},{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"ping\"}]"}}},
 {"startedDateTime":"2026-01-01T00:00:00.004Z","time":2,"request":{"method":"POST","url":"http://h/mcp","headers":[{"name":"Mcp-Session-Id","value":"s"}]},"response":{"status":200,"headers":[],"content":{"text":5}}},
 {"startedDateTime":"2026-01-01T00:00:00.005Z","time":2,"request":{"method":"POST","url":"http://h/mcp","headers":[{"name":"Mcp-Session-Id","value":"s"}]},"response":{"status":200,"headers":[],"content":{"encoding":"base64","text":"eyJqc29ucnBjIjoiMi4wIiwiaWQiOjQsIm1ldGhvZCI6InBpbmcifQ=="}}},
-{"startedDateTime":"2026-01-01T00:00:00.006Z","time":2,"request":{"method":"POST","url":"http://h/mcp","headers":[{"name":"Mcp-Session-Id","value":"s"}]},"response":{"status":200,"headers":[],"content":{"text":"{\"jsonrpc\":\"2.0\",\"id\":\"\\uD800\",\"result\":{}}"}}}
+{"startedDateTime":"2026-01-01T00:00:00.006Z","time":2,"request":{"method":"POST","url":"http://h/mcp","headers":[{"name":"Mcp-Session-Id","value":"s"}]},"response":{"status":200,"headers":[],"content":{"text":"{\"jsonrpc\":\"2.0\",\"id\":\"\\uD800\",\"result\":{}}"}}},
+{"startedDateTime":"2026-01-01T00:00:00.007Z","time":2,"request":{"method":"POST","url":"http://h/mcp","headers":[{"name":"Mcp-Session-Id","value":"s"}]},"response":{"status":200,"headers":[{"name":"Content-Type","value":"Text/Event-Stream"}],"content":{"text":"data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\"}\r\n\r\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"ping\",\r\ndata: \"id\":\"s9\"}\r\n\r\n"}}},
+{"startedDateTime":"2026-01-01T00:00:00.008Z","time":2,"request":{"method":"POST","url":"http://h/mcp","headers":[{"name":"Mcp-Session-Id","value":"s"}]},"response":{"status":200,"headers":[{"name":"Content-Type","value":"text/event-stream"}],"content":{"text":"data: {\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"params\":{\"x\":\"a\\n\\nb\\r\\rc\"},\"id\":\"s10\"}\n\n"}}},
+{"startedDateTime":"2026-01-01T00:00:00.009Z","time":2,"request":{"method":"POST","url":"http://h/mcp","headers":[{"name":"Mcp-Session-Id","value":"s"}]},"response":{"status":200,"headers":[{"name":"Content-Type","value":"text/event-stream"}],"content":{"text":"data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\"}\n\rdata: {\"jsonrpc\":\"2.0\",\"id\":5,\"result\":{}}\r\r"}}}
 ]}}"#;
 
     #[test]

@@ -60,6 +60,11 @@ pub(crate) struct Exchange<'a> {
     pub offset: usize,
 }
 
+/// Whether a response's (lower-case) content type is an SSE stream.
+pub(crate) fn is_event_stream(content_type: Option<&str>) -> bool {
+    content_type.is_some_and(|t| t.starts_with("text/event-stream"))
+}
+
 /// An event with the time that orders it among the other exchanges' events.
 pub(crate) struct Timed {
     pub time: f64,
@@ -145,10 +150,7 @@ impl Exchange<'_> {
                 .request_body
                 .as_ref()
                 .is_some_and(|b| b.text.contains("\"jsonrpc\""))
-            || self
-                .response_content_type
-                .as_deref()
-                .is_some_and(|t| t.starts_with("text/event-stream"))
+            || self.is_sse()
     }
 
     /// When this exchange's events happen.
@@ -164,9 +166,7 @@ impl Exchange<'_> {
     }
 
     fn is_sse(&self) -> bool {
-        self.response_content_type
-            .as_deref()
-            .is_some_and(|t| t.starts_with("text/event-stream"))
+        is_event_stream(self.response_content_type.as_deref())
     }
 
     /// The events of an SSE response body.
