@@ -2,12 +2,13 @@
 //! export's) in trace order, streamed: memory is bounded by the entries open
 //! at once, not by the capture.
 //!
-//! Two passes over the entries. The first decodes every entry and keeps only
-//! where its first event stands in timestamp order and where the requests it
-//! carries stand (an answer waits for its request only if the request comes
-//! later). The second decodes the entries again, in parallel batches, in the
-//! order of their first events, and merges their events by time: an entry's
-//! later events (its response, at its end) are held only until their time.
+//! Two passes over the entries. The first reads every entry but makes no
+//! events: it outlines where its first event stands in timestamp order and
+//! where the requests it carries stand (an answer waits for its request only
+//! if the request comes later). The second decodes the entries, in parallel
+//! batches, in the order of their first events, and merges their events by
+//! time: an entry's later events (its response, at its end) are held only
+//! until their time.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -18,20 +19,30 @@ use serde_json::value::RawValue;
 
 use super::document::offset_of;
 use super::http::{
-    note_provided, quoted_part, CausalOrder, EntryProblem, Exchange, LastProvided, Position, Timed,
-    WHOLE_LINE_MAX,
+    note_cause, quoted_part, CausalOrder, Cause, EntryProblem, Exchange, LastProvided, Position,
+    Timed, WHOLE_LINE_MAX,
 };
 use crate::event::{Event, Location, Unreadable};
+
+/// How much of an entry to read.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Reading {
+    /// All of it, for its events.
+    Whole,
+    /// Enough for its outline ([`Exchange::outline`]): a reader may leave
+    /// out a response that holds no request.
+    Outline,
+}
 
 /// Reads the `i`th entry (0-based): its HTTP exchange, `None` for an entry
 /// to leave out, or why it cannot be read.
 pub(crate) trait ReadEntry<'a>:
-    Fn(usize, &'a RawValue) -> Result<Option<Exchange<'a>>, EntryProblem> + Sync
+    Fn(usize, &'a RawValue, Reading) -> Result<Option<Exchange<'a>>, EntryProblem> + Sync
 {
 }
 
 impl<'a, F> ReadEntry<'a> for F where
-    F: Fn(usize, &'a RawValue) -> Result<Option<Exchange<'a>>, EntryProblem> + Sync
+    F: Fn(usize, &'a RawValue, Reading) -> Result<Option<Exchange<'a>>, EntryProblem> + Sync
 {
 }
 
@@ -121,15 +132,11 @@ impl Ordered<'_> {
     }
 }
 
-/// The events of one entry in timestamp order (a stable sort: events at one
-/// time keep their order), located at byte offsets, not yet at lines.
-fn entry_events<'a, R: ReadEntry<'a>>(capture: &Capture<'a, '_, R>, i: usize) -> Vec<Timed> {
-    let mut events = entry_events_as_made(capture, i);
-    events.sort_by(|a, b| a.time.total_cmp(&b.time));
-    events
-}
+/// The time of the one event of an entry that cannot be read: before all others.
+const UNREADABLE_TIME: f64 = f64::NEG_INFINITY;
 
-/// The events of one entry in the order the exchange makes them.
+/// The events of one entry in the order the exchange makes them, located
+/// at byte offsets, not yet at lines.
 fn entry_events_as_made<'a, R: ReadEntry<'a>>(
     capture: &Capture<'a, '_, R>,
     i: usize,
@@ -140,22 +147,35 @@ fn entry_events_as_made<'a, R: ReadEntry<'a>>(
         offset: offset as u64,
         len: 0,
     };
-    match (capture.read)(i, capture.entries[i]) {
+    match (capture.read)(i, capture.entries[i], Reading::Whole) {
         Ok(Some(x)) if x.is_mcp() => x.events(&at_offset),
         Ok(_) => Vec::new(),
         Err(problem) => vec![Timed {
-            time: f64::NEG_INFINITY,
+            time: UNREADABLE_TIME,
             event: Event::unreadable(at_offset(problem.offset), Unreadable::Envelope(problem.why)),
         }],
     }
 }
 
-fn position(entry: usize, index: usize, timed: &Timed) -> Position {
-    Position {
-        time: timed.time,
-        entry,
-        index,
-    }
+/// Where the first event of the `i`th entry stands, if it has events, and
+/// what its events provide where.
+fn entry_outline<'a, R: ReadEntry<'a>>(
+    capture: &Capture<'a, '_, R>,
+    i: usize,
+) -> (Option<Position>, Vec<(Cause, Position)>) {
+    let mut provided = Vec::new();
+    let first = match (capture.read)(i, capture.entries[i], Reading::Outline) {
+        Ok(Some(x)) if x.is_mcp() => {
+            Some(x.outline(i, &mut |cause, at| provided.push((cause, at))))
+        }
+        Ok(_) => None,
+        Err(_) => Some(Position {
+            time: UNREADABLE_TIME,
+            entry: i,
+            index: 0,
+        }),
+    };
+    (first, provided)
 }
 
 /// Where each entry's first event stands, in timestamp order (entries
@@ -169,22 +189,14 @@ fn first_pass<'a, R: ReadEntry<'a>>(
     let mut done_upto = 0;
     let indices: Vec<usize> = (0..capture.entries.len()).collect();
     for batch in indices.chunks(capture.batch) {
-        let outlines: Vec<(Option<Position>, LastProvided)> = batch
+        let outlines: Vec<_> = batch
             .par_iter()
-            .map(|&i| {
-                let events = entry_events(capture, i);
-                let mut provided = LastProvided::default();
-                for (index, timed) in events.iter().enumerate() {
-                    note_provided(&mut provided, &timed.event, position(i, index, timed));
-                }
-                (events.first().map(|t| position(i, 0, t)), provided)
-            })
+            .map(|&i| entry_outline(capture, i))
             .collect();
         for (first, provided) in outlines {
             schedule.extend(first);
             for (cause, at) in provided {
-                let last = last_provided.entry(cause).or_insert(at);
-                *last = (*last).max(at);
+                note_cause(&mut last_provided, cause, at);
             }
         }
         if let Some(&last) = batch.last() {
@@ -280,11 +292,15 @@ fn located_events<'a, R: ReadEntry<'a>>(
     lines: &LineIndex,
     i: usize,
 ) -> Vec<Due> {
-    entry_events(capture, i)
+    entry_events_as_made(capture, i)
         .into_iter()
         .enumerate()
         .map(|(index, timed)| {
-            let at = position(i, index, &timed);
+            let at = Position {
+                time: timed.time,
+                entry: i,
+                index,
+            };
             let mut event = timed.event;
             event.location = lines.locate(
                 capture.bytes,
@@ -364,6 +380,41 @@ pub(crate) fn collected_order<'a, R: ReadEntry<'a>>(capture: &Capture<'a, '_, R>
     timed
         .sort_by(|(a_entry, a), (b_entry, b)| a.time.total_cmp(&b.time).then(a_entry.cmp(b_entry)));
     causal_order(timed.into_iter().map(|(_, t)| t.event).collect())
+}
+
+/// An entry's outline as its events give it: what the first pass took
+/// from decoding the entry whole.
+#[cfg(test)]
+pub(crate) fn outline_of_events<'a, R: ReadEntry<'a>>(
+    capture: &Capture<'a, '_, R>,
+    i: usize,
+) -> (Option<Position>, LastProvided) {
+    let at = |index, timed: &Timed| Position {
+        time: timed.time,
+        entry: i,
+        index,
+    };
+    let events = entry_events_as_made(capture, i);
+    let mut provided = LastProvided::default();
+    for (index, timed) in events.iter().enumerate() {
+        super::http::note_provided(&mut provided, &timed.event, at(index, timed));
+    }
+    let first = events.iter().enumerate().map(|(k, t)| at(k, t)).min();
+    (first, provided)
+}
+
+/// [`entry_outline`] with what it provides folded as the first pass folds it.
+#[cfg(test)]
+pub(crate) fn folded_outline<'a, R: ReadEntry<'a>>(
+    capture: &Capture<'a, '_, R>,
+    i: usize,
+) -> (Option<Position>, LastProvided) {
+    let (first, provided) = entry_outline(capture, i);
+    let mut last = LastProvided::default();
+    for (cause, at) in provided {
+        note_cause(&mut last, cause, at);
+    }
+    (first, last)
 }
 
 #[cfg(test)]

@@ -15,11 +15,13 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use super::document::{self, offset_of};
-use super::entries::{self, Capture, EventSink};
-use super::http::{kept_headers, url_path, url_target, Body, EntryProblem, Exchange};
-use super::json::string_of;
+use super::entries::{self, Capture, EventSink, Reading};
+use super::http::{
+    is_event_stream, kept_headers, url_path, url_target, Body, EntryProblem, Exchange,
+};
+use super::json::{kind_of, string_of};
 use super::timestamp::parse_rfc3339_ms;
-use crate::event::Event;
+use crate::event::{Event, JsonKind};
 
 #[derive(Deserialize)]
 struct Har<'a> {
@@ -122,10 +124,16 @@ fn header<'h>(headers: &'h [Header], name: &str) -> Option<&'h str> {
         .map(|h| h.value.as_ref())
 }
 
+const TEXT_NOT_A_STRING: &str = "the body \"text\" is not a string";
+
+fn is_base64(encoding: Option<&str>) -> bool {
+    encoding.is_some_and(|e| e.eq_ignore_ascii_case("base64"))
+}
+
 /// The text of a body member, unescaped and, for `"encoding":"base64"`, decoded.
 fn body_text<'a>(raw: &'a RawValue, encoding: Option<&str>) -> Result<Cow<'a, str>, String> {
-    let text = string_of(raw).ok_or("the body \"text\" is not a string")?;
-    if encoding.is_some_and(|e| e.eq_ignore_ascii_case("base64")) {
+    let text = string_of(raw).ok_or(TEXT_NOT_A_STRING)?;
+    if is_base64(encoding) {
         let bytes = base64::engine::general_purpose::STANDARD
             .decode(text.trim())
             .map_err(|e| format!("the base64 body cannot be decoded: {e}"))?;
@@ -139,10 +147,94 @@ fn body_text<'a>(raw: &'a RawValue, encoding: Option<&str>) -> Result<Cow<'a, st
     Ok(text)
 }
 
+/// Built once: building a searcher costs more than most searches.
+static ESCAPED_METHOD: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+    std::sync::LazyLock::new(|| memchr::memmem::Finder::new(br#"\"method\""#));
+static ESCAPED_ID: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+    std::sync::LazyLock::new(|| memchr::memmem::Finder::new(br#"\"id\""#));
+static UNICODE_ESCAPE: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+    std::sync::LazyLock::new(|| memchr::memmem::Finder::new(br"\u"));
+
+/// Whether a JSON string member, unescaped, can hold a request (a
+/// `"method"` and an `"id"` member name): its quotes are escaped `\"` and
+/// no escape but `\u` spells a quote or a letter. Without a `\u`, the
+/// string also unescapes without fail (the document parsed, so its
+/// escapes are well formed; only a `\u` can name a lone surrogate).
+fn raw_may_hold_request(raw: &RawValue) -> bool {
+    let text = raw.get().as_bytes();
+    UNICODE_ESCAPE.find(text).is_some()
+        || (ESCAPED_METHOD.find(text).is_some() && ESCAPED_ID.find(text).is_some())
+}
+
+/// Like [`raw_may_hold_request`], for an SSE body: a request is the data
+/// of one event, so both member names must lie between the same two
+/// blank lines.
+fn raw_sse_may_hold_request(raw: &RawValue) -> bool {
+    let text = raw.get().as_bytes();
+    UNICODE_ESCAPE.find(text).is_some()
+        || between_blank_lines(text)
+            .iter()
+            .any(|part| ESCAPED_METHOD.find(part).is_some() && ESCAPED_ID.find(part).is_some())
+}
+
+/// The parts of a JSON string without `\u` escapes that its blank lines
+/// separate, as [`super::sse::parse`] reads lines: a line ends with CR LF,
+/// LF or CR, each written as an escape (`\r`, `\n`), so two line ends in
+/// a row (LF LF, CR CR, LF CR) make a blank line.
+fn between_blank_lines(text: &[u8]) -> Vec<&[u8]> {
+    let mut parts = Vec::new();
+    let (mut part_start, mut from) = (0, 0);
+    // The end of the last line end's escape, and which it was.
+    let mut last_line_end: Option<(usize, u8)> = None;
+    while let Some(found) = memchr::memchr(b'\\', &text[from..]) {
+        let at = from + found;
+        let Some(&escaped) = text.get(at + 1) else {
+            break;
+        };
+        if matches!(escaped, b'n' | b'r') {
+            let blank = last_line_end.is_some_and(|(end, before)| {
+                end == at && matches!((before, escaped), (b'n', b'n' | b'r') | (b'r', b'r'))
+            });
+            if blank {
+                parts.push(&text[part_start..at]);
+                part_start = at;
+            }
+            last_line_end = Some((at + 2, escaped));
+        }
+        from = at + 2;
+    }
+    parts.push(&text[part_start..]);
+    parts
+}
+
+/// Whether the outline can leave out the response: no part of it can hold
+/// a request, and its body can be told a string without reading it.
+fn response_holds_no_request(
+    content: Option<&Content>,
+    is_sse: bool,
+    messages: Option<&[EventSourceMessage]>,
+) -> bool {
+    let may_hold_request = match is_sse {
+        true => raw_sse_may_hold_request,
+        false => raw_may_hold_request,
+    };
+    let body_holds_none = content.is_none_or(|c| {
+        c.text
+            .is_none_or(|raw| !is_base64(c.encoding.as_deref()) && !may_hold_request(raw))
+    });
+    let messages_hold_none = messages
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|m| m.data)
+        .all(|raw| !raw_may_hold_request(raw));
+    body_holds_none && messages_hold_none
+}
+
 fn exchange<'a>(
     document: &'a [u8],
     number: usize,
     raw: &'a RawValue,
+    reading: Reading,
 ) -> Result<Exchange<'a>, EntryProblem> {
     let offset = offset_of(document, raw);
     let problem = |why: String| EntryProblem { offset, why };
@@ -163,6 +255,10 @@ fn exchange<'a>(
     let ended_ms = started_ms.map(|start| start + entry.time.filter(|t| *t > 0.0).unwrap_or(0.0));
     let response_headers: &[Header] = entry.response.as_ref().map_or(&[], |r| &r.headers);
     let request_headers = &entry.request.headers;
+    let body_problem = |raw: &RawValue, why: &str| EntryProblem {
+        offset: offset_of(document, raw),
+        why: format!("entry {number}: {why}"),
+    };
     let body = |content: Option<&Content<'a>>| -> Result<Option<Body<'a>>, EntryProblem> {
         let Some(content) = content else {
             return Ok(None);
@@ -170,35 +266,46 @@ fn exchange<'a>(
         let Some(raw) = content.text else {
             return Ok(None);
         };
-        let body_offset = offset_of(document, raw);
-        let text = body_text(raw, content.encoding.as_deref()).map_err(|why| EntryProblem {
-            offset: body_offset,
-            why: format!("entry {number}: {why}"),
-        })?;
+        let text =
+            body_text(raw, content.encoding.as_deref()).map_err(|why| body_problem(raw, &why))?;
         Ok(Some(Body {
             text,
-            offset: body_offset,
+            offset: offset_of(document, raw),
         }))
     };
     let response_content = entry.response.as_ref().and_then(|r| r.content.as_ref());
+    let response_content_type = response_content
+        .and_then(|c| c.mime_type.as_deref())
+        .or_else(|| header(response_headers, "content-type"))
+        .map(|t| t.to_ascii_lowercase());
+    let leave_out_response = reading == Reading::Outline
+        && response_holds_no_request(
+            response_content,
+            is_event_stream(response_content_type.as_deref()),
+            entry.event_source_messages.as_deref(),
+        );
     let failure = [entry.error, entry.failure_text]
         .into_iter()
         .flatten()
         .map(|raw| string_of(raw).map_or_else(|| raw.get().to_string(), Cow::into_owned))
         .find(|text| !text.is_empty());
-    let sse_messages = entry.event_source_messages.as_ref().map(|messages| {
-        messages
-            .iter()
-            .filter_map(|m| m.data)
-            .filter_map(|raw| {
-                let text = string_of(raw)?;
-                Some(Body {
-                    text,
-                    offset: offset_of(document, raw),
+    let sse_messages = entry
+        .event_source_messages
+        .as_ref()
+        .filter(|_| !leave_out_response)
+        .map(|messages| {
+            messages
+                .iter()
+                .filter_map(|m| m.data)
+                .filter_map(|raw| {
+                    let text = string_of(raw)?;
+                    Some(Body {
+                        text,
+                        offset: offset_of(document, raw),
+                    })
                 })
-            })
-            .collect()
-    });
+                .collect()
+        });
     let url = string_of(entry.request.url).ok_or_else(|| {
         problem(format!(
             "entry {number}: the request \"url\" is not a string"
@@ -207,6 +314,17 @@ fn exchange<'a>(
     let path = url_path(&url);
     let kept = |headers: &[Header]| {
         kept_headers(headers.iter().map(|h| (h.name.as_ref(), h.value.as_ref())))
+    };
+    let request_body = body(entry.request.post_data.as_ref())?;
+    let response_body = match leave_out_response {
+        // Read or not, a body that is a string reads without fail.
+        true => match response_content.and_then(|c| c.text) {
+            Some(raw) if kind_of(raw) != JsonKind::String => {
+                return Err(body_problem(raw, TEXT_NOT_A_STRING))
+            }
+            _ => None,
+        },
+        false => body(response_content)?.filter(|b| !b.text.is_empty()),
     };
     Ok(Exchange {
         number,
@@ -223,12 +341,9 @@ fn exchange<'a>(
         response_session: header(response_headers, "mcp-session-id").map(Into::into),
         protocol_version: header(request_headers, "mcp-protocol-version").map(Into::into),
         resumes: header(request_headers, "last-event-id").is_some(),
-        request_body: body(entry.request.post_data.as_ref())?,
-        response_content_type: response_content
-            .and_then(|c| c.mime_type.as_deref())
-            .or_else(|| header(response_headers, "content-type"))
-            .map(|t| t.to_ascii_lowercase()),
-        response_body: body(response_content)?.filter(|b| !b.text.is_empty()),
+        request_body,
+        response_content_type,
+        response_body,
         sse_messages,
         failure,
         // The request line (its "url"), not the entry's bare `{`.
@@ -261,7 +376,7 @@ pub(crate) fn stream(
             return sink.flush();
         }
     };
-    let read = |i, raw| exchange(bytes, i + 1, raw).map(Some);
+    let read = |i, raw, reading| exchange(bytes, i + 1, raw, reading).map(Some);
     entries::stream(
         &Capture::new(bytes, source, &har.log.entries, read),
         release,
@@ -295,7 +410,44 @@ mod tests {
         let mut generated = Vec::new();
         generate_har(&config, &mut generated).unwrap();
         captures.push(generated);
+        captures.push(SERVER_REQUESTS.as_bytes().to_vec());
         captures
+    }
+
+    /// Requests a server makes on its SSE stream after other events, one
+    /// member name written with a `\u` escape, bodies that are not JSON,
+    /// a body that is not a string, one in base64, one that cannot be
+    /// unescaped (a lone surrogate), and SSE requests whose member names
+    /// lie on two lines or around escaped line breaks.
+    const SERVER_REQUESTS: &str = r#"{"log":{"entries":[
+{"startedDateTime":"2026-01-01T00:00:00.000Z","time":9,"request":{"method":"POST","url":"http://h/mcp","headers":[{"name":"Mcp-Session-Id","value":"s"}],"postData":{"text":"[{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"},{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":\"a\",\"_meta\":{\"progressToken\":\"p\"}}}]"}},"response":{"status":200,"headers":[{"name":"Content-Type","value":"text/event-stream"}],"content":{"text":"data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"progressToken\":\"p\",\"progress\":1}}\n\ndata: not json\n\ndata: [{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\"},{\"jsonrpc\":\"2.0\",\"method\":\"x\"}]\n\ndata: {\"jsonrpc\":\"2.0\",\"id\":\"s1\",\"method\":\"sampling/createMessage\"}\n\ndata: {\"jsonrpc\":\"2.0\",\"id\":\"s2\",\"\\u006dethod\":\"ping\"}\n\ndata: {\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{}}\n\n"}}},
+{"startedDateTime":"2026-01-01T00:00:00.001Z","time":1,"request":{"method":"POST","url":"http://h/mcp","headers":[{"name":"Mcp-Session-Id","value":"s"}],"postData":{"text":"{\"jsonrpc\":\"2.0\",\"id\":\"s1\",\"result\":{}}"}},"response":{"status":202,"headers":[]}},
+{"startedDateTime":"2026-01-01T00:00:00.002Z","time":1,"request":{"method":"GET","url":"http://h/mcp","headers":[{"name":"Mcp-Session-Id","value":"s"}]},"response":{"status":200,"headers":[],"content":{"mimeType":"text/event-stream","text":"{}"},"_x":1},"_eventSourceMessages":[{"data":"nope"},{"data":"{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"roots/list\"}"}]},
+{"startedDateTime":"2026-01-01T00:00:00.003Z","time":2,"request":{"method":"POST","url":"http://h/mcp","headers":[{"name":"Mcp-Session-Id","value":"s"}],"postData":{"text":"{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"ping\"}"}},"response":{"status":200,"headers":[{"name":"Content-Type","value":"application/json"}],"content":{"text":"[{\"jsonrpc\":\"2.0\",\"id\":8,\"result\":{}},{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"ping\"}]"}}},
+{"startedDateTime":"2026-01-01T00:00:00.004Z","time":2,"request":{"method":"POST","url":"http://h/mcp","headers":[{"name":"Mcp-Session-Id","value":"s"}]},"response":{"status":200,"headers":[],"content":{"text":5}}},
+{"startedDateTime":"2026-01-01T00:00:00.005Z","time":2,"request":{"method":"POST","url":"http://h/mcp","headers":[{"name":"Mcp-Session-Id","value":"s"}]},"response":{"status":200,"headers":[],"content":{"encoding":"base64","text":"eyJqc29ucnBjIjoiMi4wIiwiaWQiOjQsIm1ldGhvZCI6InBpbmcifQ=="}}},
+{"startedDateTime":"2026-01-01T00:00:00.006Z","time":2,"request":{"method":"POST","url":"http://h/mcp","headers":[{"name":"Mcp-Session-Id","value":"s"}]},"response":{"status":200,"headers":[],"content":{"text":"{\"jsonrpc\":\"2.0\",\"id\":\"\\uD800\",\"result\":{}}"}}},
+{"startedDateTime":"2026-01-01T00:00:00.007Z","time":2,"request":{"method":"POST","url":"http://h/mcp","headers":[{"name":"Mcp-Session-Id","value":"s"}]},"response":{"status":200,"headers":[{"name":"Content-Type","value":"Text/Event-Stream"}],"content":{"text":"data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\"}\r\n\r\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"ping\",\r\ndata: \"id\":\"s9\"}\r\n\r\n"}}},
+{"startedDateTime":"2026-01-01T00:00:00.008Z","time":2,"request":{"method":"POST","url":"http://h/mcp","headers":[{"name":"Mcp-Session-Id","value":"s"}]},"response":{"status":200,"headers":[{"name":"Content-Type","value":"text/event-stream"}],"content":{"text":"data: {\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"params\":{\"x\":\"a\\n\\nb\\r\\rc\"},\"id\":\"s10\"}\n\n"}}},
+{"startedDateTime":"2026-01-01T00:00:00.009Z","time":2,"request":{"method":"POST","url":"http://h/mcp","headers":[{"name":"Mcp-Session-Id","value":"s"}]},"response":{"status":200,"headers":[{"name":"Content-Type","value":"text/event-stream"}],"content":{"text":"data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\"}\n\rdata: {\"jsonrpc\":\"2.0\",\"id\":5,\"result\":{}}\r\r"}}}
+]}}"#;
+
+    #[test]
+    fn the_outline_of_an_entry_is_what_its_events_give() {
+        for bytes in captures() {
+            let Ok(har) = document::parse::<Har>(&bytes, 0, "", "") else {
+                panic!("a capture of the test data is not a HAR");
+            };
+            let read = |i, raw, reading| exchange(&bytes, i + 1, raw, reading).map(Some);
+            let capture = Capture::new(&bytes, 0, &har.log.entries, read);
+            for i in 0..har.log.entries.len() {
+                let expected = entries::outline_of_events(&capture, i);
+                assert!(
+                    entries::folded_outline(&capture, i) == expected,
+                    "entry {i}"
+                );
+            }
+        }
     }
 
     #[test]
@@ -304,7 +456,7 @@ mod tests {
             let Ok(har) = document::parse::<Har>(&bytes, 0, "", "") else {
                 panic!("a capture of the test data is not a HAR");
             };
-            let read = |i, raw| exchange(&bytes, i + 1, raw).map(Some);
+            let read = |i, raw, reading| exchange(&bytes, i + 1, raw, reading).map(Some);
             let expected = collected_order(&Capture::new(&bytes, 0, &har.log.entries, read));
             // Batches smaller than the capture: entries held across batches.
             for batch in [1, 2, 5, 64] {

@@ -8,7 +8,7 @@ use std::collections::VecDeque;
 
 use compact_str::CompactString;
 
-use super::json::{messages_of, OneOrBatch};
+use super::json::{bodies_of, messages_of, OneOrBatch};
 use super::sse;
 use crate::event::{
     Body as MessageBody, Event, HttpExchange, KeptHeader, Location, Payload, RequestSummary, Side,
@@ -60,10 +60,72 @@ pub(crate) struct Exchange<'a> {
     pub offset: usize,
 }
 
+/// Whether a response's (lower-case) content type is an SSE stream.
+pub(crate) fn is_event_stream(content_type: Option<&str>) -> bool {
+    content_type.is_some_and(|t| t.starts_with("text/event-stream"))
+}
+
 /// An event with the time that orders it among the other exchanges' events.
 pub(crate) struct Timed {
     pub time: f64,
     pub event: Event,
+}
+
+/// When an exchange's events happen.
+struct Times {
+    start: f64,
+    end: f64,
+    /// When the first byte of the response arrived (within start..end).
+    first_byte: f64,
+    /// A standalone GET stream.
+    long_lived: bool,
+}
+
+impl Times {
+    /// The time of the `n`th of `count` events of an SSE response. Events of
+    /// a request's SSE body arrived between the first byte and the end:
+    /// without per-event times, they are spread over that window. A
+    /// standalone GET stream lives on regardless of its events: they are
+    /// placed as early as possible and causal order holds them back.
+    fn spread(&self, n: usize, count: usize) -> f64 {
+        match count {
+            _ if self.long_lived => self.first_byte,
+            0 | 1 => self.first_byte,
+            _ => self.first_byte + (self.end - self.first_byte) * n as f64 / (count - 1) as f64,
+        }
+    }
+}
+
+/// Where in an exchange a body of messages was.
+#[derive(Clone, Copy)]
+enum Place {
+    RequestBody,
+    /// The `n`th (0-based) event of an SSE response.
+    SseEvent(usize),
+    ResponseBody,
+}
+
+/// A part of an exchange that makes events after the exchange's own.
+enum Part<'b> {
+    /// A body of JSON-RPC messages: an event for each, or one saying the
+    /// body is not JSON.
+    Messages {
+        body: Body<'b>,
+        from: Side,
+        place: Place,
+        time: f64,
+    },
+    /// An SSE response body that is not an event stream: one event.
+    NotAnEventStream { offset: usize, time: f64 },
+}
+
+impl Body<'_> {
+    fn borrowed(&self) -> Body<'_> {
+        Body {
+            text: Cow::Borrowed(&self.text),
+            offset: self.offset,
+        }
+    }
 }
 
 impl Exchange<'_> {
@@ -88,41 +150,183 @@ impl Exchange<'_> {
                 .request_body
                 .as_ref()
                 .is_some_and(|b| b.text.contains("\"jsonrpc\""))
-            || self
-                .response_content_type
-                .as_deref()
-                .is_some_and(|t| t.starts_with("text/event-stream"))
+            || self.is_sse()
+    }
+
+    /// When this exchange's events happen.
+    fn times(&self) -> Times {
+        let start = self.started_ms.unwrap_or(0.0);
+        let end = self.ended_ms.unwrap_or(start).max(start);
+        Times {
+            start,
+            end,
+            first_byte: self.first_byte_ms.unwrap_or(start).clamp(start, end),
+            long_lived: self.method == "GET",
+        }
+    }
+
+    fn is_sse(&self) -> bool {
+        is_event_stream(self.response_content_type.as_deref())
+    }
+
+    /// The events of an SSE response body.
+    fn sse_events(&self) -> Vec<sse::SseEvent> {
+        match &self.response_body {
+            Some(body) if self.is_sse() => sse::parse(&body.text),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The request body's part, made first after the exchange's own event.
+    fn request_part(&self, times: &Times) -> Option<Part<'_>> {
+        self.request_body.as_ref().map(|body| Part::Messages {
+            body: body.borrowed(),
+            from: Side::Client,
+            place: Place::RequestBody,
+            time: times.start,
+        })
+    }
+
+    /// The response's parts, in the order their events are made.
+    fn response_parts<'b>(
+        &'b self,
+        times: &Times,
+        sse_events: &'b [sse::SseEvent],
+    ) -> Vec<Part<'b>> {
+        let mut parts = Vec::new();
+        if let Some(messages) = &self.sse_messages {
+            for (n, body) in messages.iter().enumerate() {
+                parts.push(Part::Messages {
+                    body: body.borrowed(),
+                    from: Side::Server,
+                    place: Place::SseEvent(n),
+                    time: times.spread(n, messages.len()),
+                });
+            }
+        } else if let Some(body) = &self.response_body {
+            if self.is_sse() {
+                for (n, sse_event) in sse_events.iter().enumerate() {
+                    // Messages are `message` events; others (`endpoint`) carry no JSON-RPC.
+                    let is_message = sse_event.event.as_deref().is_none_or(|e| e == "message");
+                    if is_message && !sse_event.data.trim().is_empty() {
+                        parts.push(Part::Messages {
+                            body: Body {
+                                text: Cow::Borrowed(&sse_event.data),
+                                offset: body.offset,
+                            },
+                            from: Side::Server,
+                            place: Place::SseEvent(n),
+                            time: times.spread(n, sse_events.len()),
+                        });
+                    }
+                }
+                if !body.text.trim().is_empty() && !sse::has_field_lines(&body.text) {
+                    parts.push(Part::NotAnEventStream {
+                        offset: body.offset,
+                        time: times.end,
+                    });
+                }
+            } else if self.response_is_json(&body.text) {
+                parts.push(Part::Messages {
+                    body: body.borrowed(),
+                    from: Side::Server,
+                    place: Place::ResponseBody,
+                    time: times.end,
+                });
+            }
+        }
+        parts
+    }
+
+    /// Where `place` is in the exchange, which `described` names.
+    fn place(place: Place, described: &str) -> Box<str> {
+        match place {
+            Place::RequestBody => ["request body of ", described].concat().into(),
+            Place::SseEvent(n) => {
+                format!("SSE event {} of the response to {described}", n + 1).into()
+            }
+            Place::ResponseBody => ["response body of ", described].concat().into(),
+        }
+    }
+
+    /// What the events of this exchange (the `entry`th of its capture)
+    /// provide for causal order, at their positions, as [`Self::events`]
+    /// would make them, without making them: `note` is told each cause
+    /// provided. Returns the position of the first event.
+    pub fn outline(&self, entry: usize, note: &mut dyn FnMut(Cause, Position)) -> Position {
+        let times = self.times();
+        let session = self.session();
+        // The exchange's own event comes first, at its start (every other
+        // event is at or after the start).
+        let first = Position {
+            time: times.start,
+            entry,
+            index: 0,
+        };
+        let mut parts: Vec<Part> = self.request_part(&times).into_iter().collect();
+        let response_may_provide = self.sse_messages.is_some()
+            || (self.response_body.as_ref()).is_some_and(|b| may_hold_request(&b.text));
+        let sse_events = match response_may_provide {
+            true => self.sse_events(),
+            false => Vec::new(),
+        };
+        if response_may_provide {
+            parts.extend(self.response_parts(&times, &sse_events));
+        }
+        // Only where a later part provides does the number of events a part
+        // makes matter: until then its messages are not read.
+        let mut index = 1;
+        let mut uncounted = Vec::new();
+        for part in &parts {
+            match part {
+                Part::NotAnEventStream { .. } => index += 1,
+                Part::Messages { body, .. } if !may_hold_request(&body.text) => {
+                    uncounted.push(body)
+                }
+                Part::Messages {
+                    body, from, time, ..
+                } => {
+                    for body in uncounted.drain(..) {
+                        each_message_body(&body.text, &mut |_| index += 1);
+                    }
+                    each_message_body(&body.text, &mut |message| {
+                        let provided = message.map(|m| causes_provided(&session, *from, &m));
+                        for cause in provided.into_iter().flatten() {
+                            let (time, entry) = (*time, entry);
+                            note(cause, Position { time, entry, index });
+                        }
+                        index += 1;
+                    });
+                }
+            }
+        }
+        first
     }
 
     /// The events of this exchange, with the times that order them.
     pub fn events(&self, locate: &dyn Fn(usize) -> Location) -> Vec<Timed> {
-        let start = self.started_ms.unwrap_or(0.0);
-        let end = self.ended_ms.unwrap_or(start).max(start);
-        let first_byte = self.first_byte_ms.unwrap_or(start).clamp(start, end);
-        // Events of a request's SSE body arrived between the first byte and
-        // the end: without per-event times, spread them over that window. A
-        // standalone GET stream lives on regardless of its events: place them
-        // as early as possible and let causal order hold them back.
-        let long_lived = self.method == "GET";
-        let spread = |n: usize, count: usize| match count {
-            _ if long_lived => first_byte,
-            0 | 1 => first_byte,
-            _ => first_byte + (end - first_byte) * n as f64 / (count - 1) as f64,
-        };
+        let times = self.times();
+        let start = times.start;
         let stream: CompactString = format!("entry {}", self.number).into();
         let session = self.session();
-        let event = |offset: usize, from: Option<Side>, place: String, payload| Event {
+        let described = self.describe();
+        let event = |offset: usize, from: Option<Side>, place: Box<str>, payload| Event {
             location: locate(offset),
             session: session.clone(),
             from,
             stream: Some(stream.clone()),
             time_ms: Some(start),
-            place: Some(place.into()),
+            place: Some(place),
             payload,
         };
-        let mut out = Vec::new();
-        let push_body =
-            |out: &mut Vec<Timed>, body: &Body, from: Side, place: String, time: f64| {
+        let push_part = |out: &mut Vec<Timed>, part: Part| match part {
+            Part::Messages {
+                body,
+                from,
+                place,
+                time,
+            } => {
+                let place = Self::place(place, &described);
                 match serde_json::from_str::<OneOrBatch>(&body.text) {
                     Ok(raw) => messages_of(raw, |message| {
                         out.push(Timed {
@@ -140,32 +344,69 @@ impl Exchange<'_> {
                         event: event(
                             body.offset,
                             None,
-                            place.clone(),
+                            place,
                             Payload::Unreadable(Unreadable::Json(format!(
                                 "the body is not valid JSON: {e}"
                             ))),
                         ),
                     }),
                 }
-            };
-        if let Some(body) = &self.request_body {
-            push_body(
-                &mut out,
-                body,
-                Side::Client,
-                format!("request body of {}", self.describe()),
-                start,
-            );
-        }
-        let is_sse = self
-            .response_content_type
-            .as_deref()
-            .is_some_and(|t| t.starts_with("text/event-stream"));
-        let sse_events = match (&self.response_body, is_sse) {
-            (Some(body), true) => sse::parse(&body.text),
-            _ => Vec::new(),
+            }
+            Part::NotAnEventStream { offset, time } => {
+                let why = "the body is labelled text/event-stream but is not an event stream (no line of it is an SSE field)";
+                out.push(Timed {
+                    time,
+                    event: event(
+                        offset,
+                        None,
+                        Self::place(Place::ResponseBody, &described),
+                        Payload::Unreadable(Unreadable::Json(why.into())),
+                    ),
+                });
+            }
         };
-        // The exchange's HTTP facts come first, with what its request body holds.
+        let mut out = Vec::new();
+        if let Some(part) = self.request_part(&times) {
+            push_part(&mut out, part);
+        }
+        let is_sse = self.is_sse();
+        let sse_events = self.sse_events();
+        out.insert(
+            0,
+            Timed {
+                time: start,
+                event: event(
+                    self.offset,
+                    Some(Side::Client),
+                    described.as_str().into(),
+                    Payload::Transport(Transport::Http(Box::new(self.http(&out, &sse_events)))),
+                ),
+            },
+        );
+        for part in self.response_parts(&times, &sse_events) {
+            push_part(&mut out, part);
+        }
+        note_error_code(&mut out, is_sse || self.sse_messages.is_some());
+        let dropped = (is_sse || self.sse_messages.is_some())
+            .then(|| stream_without_response(&out))
+            .flatten();
+        if let Some(failure) = self.ended_early().or(dropped) {
+            out.push(Timed {
+                time: times.end,
+                event: event(
+                    self.offset,
+                    None,
+                    described.as_str().into(),
+                    Payload::Transport(Transport::StreamAborted(failure)),
+                ),
+            });
+        }
+        out
+    }
+
+    /// The exchange's HTTP facts, with what its request body holds
+    /// (`request_events`).
+    fn http(&self, request_events: &[Timed], sse_events: &[sse::SseEvent]) -> HttpExchange {
         let mut http = HttpExchange {
             method: self.method.as_ref().into(),
             status: self.status.filter(|s| *s > 0),
@@ -202,7 +443,7 @@ impl Exchange<'_> {
                 .is_some_and(|b| b.text.trim_start().starts_with('[')),
             ..HttpExchange::default()
         };
-        for timed in &out {
+        for timed in request_events {
             if let Payload::Message(message) = &timed.event.payload {
                 match &message.body {
                     MessageBody::Request { method, .. } if method.starts_with("notifications/") => {
@@ -223,83 +464,7 @@ impl Exchange<'_> {
                 }
             }
         }
-        out.insert(
-            0,
-            Timed {
-                time: start,
-                event: event(
-                    self.offset,
-                    Some(Side::Client),
-                    self.describe(),
-                    Payload::Transport(Transport::Http(Box::new(http))),
-                ),
-            },
-        );
-        if let Some(messages) = &self.sse_messages {
-            for (n, body) in messages.iter().enumerate() {
-                let place = format!("SSE event {} of the response to {}", n + 1, self.describe());
-                push_body(
-                    &mut out,
-                    body,
-                    Side::Server,
-                    place,
-                    spread(n, messages.len()),
-                );
-            }
-        } else if let Some(body) = &self.response_body {
-            if is_sse {
-                for (n, sse_event) in sse_events.iter().enumerate() {
-                    let place =
-                        format!("SSE event {} of the response to {}", n + 1, self.describe());
-                    let data = Body {
-                        text: Cow::Borrowed(&sse_event.data),
-                        offset: body.offset,
-                    };
-                    // Messages are `message` events; others (`endpoint`) carry no JSON-RPC.
-                    let is_message = sse_event.event.as_deref().is_none_or(|e| e == "message");
-                    if is_message && !sse_event.data.trim().is_empty() {
-                        push_body(
-                            &mut out,
-                            &data,
-                            Side::Server,
-                            place,
-                            spread(n, sse_events.len()),
-                        );
-                    }
-                }
-                if !body.text.trim().is_empty() && !sse::has_field_lines(&body.text) {
-                    let why = "the body is labelled text/event-stream but is not an event stream (no line of it is an SSE field)";
-                    out.push(Timed {
-                        time: end,
-                        event: event(
-                            body.offset,
-                            None,
-                            format!("response body of {}", self.describe()),
-                            Payload::Unreadable(Unreadable::Json(why.into())),
-                        ),
-                    });
-                }
-            } else if self.response_is_json(&body.text) {
-                let place = format!("response body of {}", self.describe());
-                push_body(&mut out, body, Side::Server, place, end);
-            }
-        }
-        note_error_code(&mut out, is_sse || self.sse_messages.is_some());
-        let dropped = (is_sse || self.sse_messages.is_some())
-            .then(|| stream_without_response(&out))
-            .flatten();
-        if let Some(failure) = self.ended_early().or(dropped) {
-            out.push(Timed {
-                time: end,
-                event: event(
-                    self.offset,
-                    None,
-                    self.describe(),
-                    Payload::Transport(Transport::StreamAborted(failure)),
-                ),
-            });
-        }
-        out
+        http
     }
 
     /// Whether a non-SSE response body is meant as JSON (an error page in
@@ -333,6 +498,33 @@ impl Exchange<'_> {
             Some(_) => None,
         }
     }
+}
+
+/// What each event of a body of messages holds: a message's body, or `None`
+/// for the one event of a body that is not JSON.
+fn each_message_body(text: &str, each: &mut dyn FnMut(Option<MessageBody>)) {
+    match serde_json::from_str::<OneOrBatch>(text) {
+        Ok(raw) => bodies_of(raw, |body| each(Some(body))),
+        Err(_) => each(None),
+    }
+}
+
+/// Built once: building a searcher costs more than most searches.
+static METHOD_MEMBER: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+    std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"\"method\""));
+static ID_MEMBER: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+    std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"\"id\""));
+static UNICODE_ESCAPE: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+    std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"\\u"));
+
+/// Whether JSON text (or SSE text carrying JSON) can hold a request: a
+/// message with both a `method` and an `id` member. No escape but `\u`
+/// spells a letter, so text with neither member name written plainly nor
+/// a `\u` holds none.
+fn may_hold_request(text: &str) -> bool {
+    let text = text.as_bytes();
+    UNICODE_ESCAPE.find(text).is_some()
+        || (METHOD_MEMBER.find(text).is_some() && ID_MEMBER.find(text).is_some())
 }
 
 /// Notes on the exchange (`out[0]`) the code of the first JSON-RPC error
@@ -570,21 +762,26 @@ pub(crate) enum Cause {
 }
 
 fn provides(event: &Event) -> Vec<Cause> {
-    use crate::event::KeyField;
     let (Payload::Message(m), Some(from)) = (&event.payload, event.from) else {
         return Vec::new();
     };
+    causes_provided(&event.session, from, &m.body)
+}
+
+/// What a message of `body`, sent by `from` in `session`, provides.
+fn causes_provided(session: &Option<CompactString>, from: Side, body: &MessageBody) -> Vec<Cause> {
+    use crate::event::KeyField;
     let MessageBody::Request {
         id: KeyField::Valid(id),
         params,
         ..
-    } = &m.body
+    } = body
     else {
         return Vec::new();
     };
-    let mut causes = vec![Cause::Request(event.session.clone(), from, id.clone())];
+    let mut causes = vec![Cause::Request(session.clone(), from, id.clone())];
     if let Some(KeyField::Valid(token)) = &params.meta_progress_token {
-        causes.push(Cause::Token(event.session.clone(), from, token.clone()));
+        causes.push(Cause::Token(session.clone(), from, token.clone()));
     }
     causes
 }
@@ -630,8 +827,9 @@ fn needs(event: &Event) -> Option<Cause> {
 type Waiting = foldhash::HashMap<Cause, Vec<Option<CompactString>>>;
 
 /// Where an event stands in timestamp order: its time, its entry, and its
-/// place among that entry's events. Ordered as the stable sort by time and
-/// entry orders events (`total_cmp` for times).
+/// place among that entry's events as they were made. Ordered as the stable
+/// sort by time and entry orders events (`total_cmp` for times): within an
+/// entry, events at one time keep the order they were made in.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Position {
     pub time: f64,
@@ -667,11 +865,17 @@ impl Ord for Position {
 pub(crate) type LastProvided = foldhash::HashMap<Cause, Position>;
 
 /// Notes what `event`, at `position`, provides.
+#[cfg(test)]
 pub(crate) fn note_provided(last: &mut LastProvided, event: &Event, position: Position) {
     for cause in provides(event) {
-        let at = last.entry(cause).or_insert(position);
-        *at = (*at).max(position);
+        note_cause(last, cause, position);
     }
+}
+
+/// Notes that `cause` is provided at `position`.
+pub(crate) fn note_cause(last: &mut LastProvided, cause: Cause, position: Position) {
+    let at = last.entry(cause).or_insert(position);
+    *at = (*at).max(position);
 }
 
 /// Puts events that timestamps alone order wrongly back in causal order,
@@ -683,9 +887,11 @@ pub(crate) fn note_provided(last: &mut LastProvided, event: &Event, position: Po
 /// the events after it on its own stream wait behind it, so one stream's
 /// order never changes. Nothing waits for something the trace does not hold.
 pub(crate) struct CausalOrder {
-    /// Where each cause is provided last, to know whether waiting can end.
+    /// Where each cause not yet emitted is provided last, to know whether
+    /// waiting can end. A cause is dropped once emitted: nothing waits for
+    /// it any more (and the map shrinks instead of a set of causes emitted
+    /// growing).
     last_provided: LastProvided,
-    done: foldhash::HashSet<Cause>,
     /// Per stream (events without one wait alone), the events held back.
     held: foldhash::HashMap<Option<CompactString>, VecDeque<(Position, Event)>>,
     waiting_on: Waiting,
@@ -697,7 +903,6 @@ impl CausalOrder {
     pub fn new(last_provided: LastProvided) -> Self {
         CausalOrder {
             last_provided,
-            done: Default::default(),
             held: Default::default(),
             waiting_on: Default::default(),
             taken: 0,
@@ -707,11 +912,9 @@ impl CausalOrder {
     /// What `event` at `position` must wait for, if anything.
     fn must_wait(&self, position: Position, event: &Event) -> Option<Cause> {
         needs(event).filter(|need| {
-            !self.done.contains(need)
-                && self
-                    .last_provided
-                    .get(need)
-                    .is_some_and(|last| *last > position)
+            self.last_provided
+                .get(need)
+                .is_some_and(|last| *last > position)
         })
     }
 
@@ -784,7 +987,7 @@ impl CausalOrder {
             if let Some(streams) = self.waiting_on.remove(&cause) {
                 released.extend(streams);
             }
-            self.done.insert(cause);
+            self.last_provided.remove(&cause);
         }
         out(event);
     }

@@ -162,7 +162,7 @@ pub(crate) fn decode(bytes: &[u8], source: u32) -> Vec<Event> {
         Ok(entries) => entries,
         Err(events) => return events,
     };
-    exchanges_in_order(bytes, source, &entries, |i, raw| {
+    exchanges_in_order(bytes, source, &entries, |i, raw, _| {
         exchange(bytes, i + 1, raw)
     })
 }

@@ -394,17 +394,33 @@ fn shared_json(raw: &RawValue) -> Json {
 
 /// Reduces one parsed message to its lean form.
 pub(crate) fn message_of(raw: ObjectOr<RawMessage<'_>>) -> Message {
+    let members = match &raw {
+        ObjectOr::Object(raw) => Members {
+            params: raw.params.map(shared_json),
+            result: raw.result.map(shared_json),
+            error: raw.error.map(shared_json),
+        },
+        ObjectOr::Other(_) => Members::default(),
+    };
     let mut problems = Vec::new();
+    let body = body_of(raw, &mut problems);
+    Message {
+        body,
+        problems,
+        batch: None,
+        members,
+        incomplete: false,
+    }
+}
+
+/// What a parsed message is (request, notification, response), noting its
+/// shape problems.
+fn body_of(raw: ObjectOr<RawMessage<'_>>, problems: &mut Vec<ShapeProblem>) -> Body {
     let raw = match raw {
         ObjectOr::Object(raw) => raw,
         ObjectOr::Other(kind) => {
-            return Message {
-                body: Body::Unclassifiable,
-                problems: vec![ShapeProblem::NotAnObject(kind)],
-                batch: None,
-                members: Members::default(),
-                incomplete: false,
-            }
+            problems.push(ShapeProblem::NotAnObject(kind));
+            return Body::Unclassifiable;
         }
     };
     match raw.jsonrpc {
@@ -416,7 +432,7 @@ pub(crate) fn message_of(raw: ObjectOr<RawMessage<'_>>) -> Message {
     if raw.method.is_some() && (raw.result.is_some() || raw.error.is_some()) {
         problems.push(ShapeProblem::MethodAndResult);
     }
-    let body = if let Some(method) = raw.method {
+    if let Some(method) = raw.method {
         let method = match string_of(method) {
             Some(name) => method_name(name),
             None => {
@@ -424,7 +440,7 @@ pub(crate) fn message_of(raw: ObjectOr<RawMessage<'_>>) -> Message {
                 Cow::Borrowed("")
             }
         };
-        let params = params_of(raw.params, &method, &mut problems);
+        let params = params_of(raw.params, &method, problems);
         match id {
             Some(id) => Body::Request { id, method, params },
             None => Body::Notification { method, params },
@@ -447,7 +463,7 @@ pub(crate) fn message_of(raw: ObjectOr<RawMessage<'_>>) -> Message {
                 }
             }
             (None, Some(error)) => Outcome::Error {
-                code: error_problems(error, &mut problems),
+                code: error_problems(error, problems),
             },
             (None, None) => unreachable!("checked above"),
         };
@@ -455,18 +471,6 @@ pub(crate) fn message_of(raw: ObjectOr<RawMessage<'_>>) -> Message {
     } else {
         problems.push(ShapeProblem::NoMethodNoResult);
         Body::Unclassifiable
-    };
-    let members = Members {
-        params: raw.params.map(shared_json),
-        result: raw.result.map(shared_json),
-        error: raw.error.map(shared_json),
-    };
-    Message {
-        body,
-        problems,
-        batch: None,
-        members,
-        incomplete: false,
     }
 }
 
@@ -523,6 +527,20 @@ pub(crate) fn messages_of(raw: OneOrBatch<'_>, mut each: impl FnMut(Message)) {
                     ..shape
                 }));
                 each(message);
+            }
+        }
+    }
+}
+
+/// What each message of a member is, one for each message [`messages_of`]
+/// gives, without the rest of the message (its members, its problems).
+pub(crate) fn bodies_of(raw: OneOrBatch<'_>, mut each: impl FnMut(Body)) {
+    match raw {
+        OneOrBatch::One(one) => each(body_of(one, &mut Vec::new())),
+        OneOrBatch::Batch(items) if items.is_empty() => each(Body::Unclassifiable),
+        OneOrBatch::Batch(items) => {
+            for item in items {
+                each(body_of(item, &mut Vec::new()));
             }
         }
     }
