@@ -17,11 +17,9 @@ use std::ops::Range;
 use rayon::prelude::*;
 use serde_json::value::RawValue;
 
+use super::causal::{note_cause, CausalOrder, Cause, LastProvided, Position};
 use super::document::offset_of;
-use super::http::{
-    note_cause, quoted_part, CausalOrder, Cause, EntryProblem, Exchange, LastProvided, Position,
-    Timed, WHOLE_LINE_MAX,
-};
+use super::http::{quoted_part, EntryProblem, Exchange, Timed, WHOLE_LINE_MAX};
 use crate::event::{Event, Location, Unreadable};
 
 /// How much of an entry to read.
@@ -367,7 +365,8 @@ impl LineIndex {
 /// entries in capture order), then put in causal order.
 #[cfg(test)]
 pub(crate) fn collected_order<'a, R: ReadEntry<'a>>(capture: &Capture<'a, '_, R>) -> Vec<Event> {
-    use super::http::{causal_order, LineMap};
+    use super::causal::causal_order;
+    use super::http::LineMap;
     let mut timed: Vec<(usize, Timed)> = Vec::new();
     for i in 0..capture.entries.len() {
         timed.extend(entry_events_as_made(capture, i).into_iter().map(|t| (i, t)));
@@ -397,7 +396,7 @@ pub(crate) fn outline_of_events<'a, R: ReadEntry<'a>>(
     let events = entry_events_as_made(capture, i);
     let mut provided = LastProvided::default();
     for (index, timed) in events.iter().enumerate() {
-        super::http::note_provided(&mut provided, &timed.event, at(index, timed));
+        super::causal::note_provided(&mut provided, &timed.event, at(index, timed));
     }
     let first = events.iter().enumerate().map(|(k, t)| at(k, t)).min();
     (first, provided)

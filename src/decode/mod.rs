@@ -10,6 +10,7 @@ mod cursor_log;
 mod document;
 mod entries;
 pub use entries::EventSink;
+mod causal;
 mod framing;
 mod go_sdk;
 mod har;
