@@ -4,13 +4,21 @@
 //! Answered requests are kept for the whole session (a reused id is a
 //! finding however old the first use), so each must be small: clients
 //! number their requests in sequence, so integer ids sit in pages of
-//! consecutive ids, an entry without its id or any hashing overhead.
+//! consecutive ids, an entry without its id or any hashing overhead. Only
+//! the latest [`RESIDENT_PAGES`] pages of a side stay in memory; older ones
+//! wait in a temporary file (see [`super::spill`]), with one bit per id in
+//! memory to tell which ids they hold, and are read back only for a
+//! message that names one of those ids (a late answer, a reused id).
 //! Released tokens only matter while late progress may still name them, so
 //! only the latest [`RELEASED_TOKENS_KEPT`] to [`RELEASED_TOKENS_KEPT`] x 2
 //! are kept.
 
+use std::collections::VecDeque;
+use std::sync::Arc;
+
 use foldhash::HashMap;
 
+use super::spill::{Block, SpillFile, BLOCK_BYTES};
 use crate::event::{Key, ProgressToken, RequestId};
 
 /// Consecutive integer ids per page.
@@ -20,17 +28,49 @@ const PAGE_SLOTS: usize = 256;
 /// scattered integer ids go to the hash map instead, where they cost less.
 const SPARSE_PAGES_ALLOWED: usize = 4;
 
+/// Pages of a side kept in memory (4,096 ids): the older ones are written
+/// to the spill file.
+pub const RESIDENT_PAGES: usize = 16;
+
+/// [`RESIDENT_PAGES`], or the number a test set on its thread.
+fn resident_pages() -> usize {
+    #[cfg(test)]
+    if let Some(pages) = tests::RESIDENT.get() {
+        return pages;
+    }
+    RESIDENT_PAGES
+}
+
 /// Released tokens remembered at least, per side: progress naming a token
 /// released longer ago than that is taken for progress on an unknown token.
 pub const RELEASED_TOKENS_KEPT: usize = 4096;
 
+/// A value an [`IdBook`] holds, written in a fixed number of bytes when its
+/// page goes to the spill file.
+pub trait Slot: Copy {
+    /// Bytes per value: at most a block over [`PAGE_SLOTS`].
+    const BYTES: usize;
+    fn put(&self, into: &mut [u8]);
+    fn take(from: &[u8]) -> Self;
+}
+
 /// A map from request ids to `V`, in pages for integer ids that come in
 /// sequence and in a hash map for the others.
 #[derive(Debug)]
-pub struct IdBook<V: Copy> {
+pub struct IdBook<V: Slot> {
+    /// Pages in memory.
     pages: HashMap<i64, Box<Page<V>>>,
+    /// The pages in memory, in the order they came there.
+    resident: VecDeque<i64>,
+    /// Pages in the spill file.
+    spilled: HashMap<i64, Spilled>,
+    /// Values in pages, in memory or spilled.
     in_pages: usize,
     others: HashMap<RequestId, V>,
+    /// The spill file, once a page has gone there.
+    spill: Option<Arc<SpillFile>>,
+    /// No spill file could be made or written: pages stay in memory.
+    keep_in_memory: bool,
 }
 
 /// A page of consecutive ids: `None` for an id not in the book. (For an
@@ -41,12 +81,37 @@ struct Page<V> {
     slots: [Option<V>; PAGE_SLOTS],
 }
 
-impl<V: Copy> Default for IdBook<V> {
+/// A page in the spill file: which of its slots hold a value, and where.
+#[derive(Debug)]
+struct Spilled {
+    held: [u64; PAGE_SLOTS / 64],
+    block: Block,
+}
+
+impl Spilled {
+    fn holds(&self, slot: usize) -> bool {
+        self.held[slot / 64] & 1 << (slot % 64) != 0
+    }
+}
+
+impl<V: Slot> Default for IdBook<V> {
     fn default() -> Self {
         IdBook {
             pages: HashMap::default(),
+            resident: VecDeque::new(),
+            spilled: HashMap::default(),
             in_pages: 0,
             others: HashMap::default(),
+            spill: None,
+            keep_in_memory: false,
+        }
+    }
+}
+
+impl<V: Slot> Drop for IdBook<V> {
+    fn drop(&mut self) {
+        if let Some(file) = &self.spill {
+            self.spilled.values().for_each(|page| file.free(page.block));
         }
     }
 }
@@ -59,15 +124,35 @@ fn page_of(id: i64) -> (i64, usize) {
     )
 }
 
-impl<V: Copy> IdBook<V> {
+/// A spill file that cannot be read back is lost memory: no finding could
+/// be trusted after it.
+fn unreadable(e: std::io::Error) -> ! {
+    panic!("the temporary file that holds answered requests cannot be read back: {e}")
+}
+
+impl<V: Slot> IdBook<V> {
     pub fn get(&self, id: &RequestId) -> Option<V> {
         if let Key::Int(n) = id.0 {
             let (page, slot) = page_of(n);
             if let Some(value) = self.pages.get(&page).and_then(|page| page.slots[slot]) {
                 return Some(value);
             }
+            if let Some(value) = self.spilled_value(page, slot) {
+                return Some(value);
+            }
         }
         self.others.get(id).copied()
+    }
+
+    /// The value in `slot` of `page`, if that page is spilled and holds one.
+    fn spilled_value(&self, page: i64, slot: usize) -> Option<V> {
+        let page = self.spilled.get(&page).filter(|page| page.holds(slot))?;
+        let file = self.spill.as_ref()?;
+        let mut bytes = [0; BLOCK_BYTES / PAGE_SLOTS];
+        let bytes = &mut bytes[..V::BYTES];
+        let read = file.read(page.block, slot * V::BYTES, bytes);
+        read.unwrap_or_else(|e| unreadable(e));
+        Some(V::take(bytes))
     }
 
     pub fn insert(&mut self, id: RequestId, value: V) {
@@ -76,14 +161,19 @@ impl<V: Copy> IdBook<V> {
             return;
         };
         let (page, slot) = page_of(n);
-        if !self.pages.contains_key(&page) && !self.may_start_page() {
-            self.others.insert(id, value);
-            return;
+        if !self.pages.contains_key(&page) {
+            if self.spilled.contains_key(&page) {
+                self.read_back(page);
+            } else if !self.may_start_page() {
+                self.others.insert(id, value);
+                return;
+            }
         }
         if !self.others.is_empty() {
             self.others.remove(&id);
         }
         let page = self.pages.entry(page).or_insert_with(|| {
+            self.resident.push_back(page);
             Box::new(Page {
                 slots: [None; PAGE_SLOTS],
             })
@@ -91,11 +181,70 @@ impl<V: Copy> IdBook<V> {
         if page.slots[slot].replace(value).is_none() {
             self.in_pages += 1;
         }
+        self.spill_oldest();
     }
 
     fn may_start_page(&self) -> bool {
-        self.pages.len() < SPARSE_PAGES_ALLOWED
-            || self.in_pages * 4 >= self.pages.len() * PAGE_SLOTS
+        let pages = self.pages.len() + self.spilled.len();
+        pages < SPARSE_PAGES_ALLOWED || self.in_pages * 4 >= pages * PAGE_SLOTS
+    }
+
+    /// Brings spilled `page` back into memory.
+    fn read_back(&mut self, number: i64) {
+        let (Some(page), Some(file)) = (self.spilled.remove(&number), &self.spill) else {
+            return;
+        };
+        let mut bytes = vec![0; PAGE_SLOTS * V::BYTES];
+        let read = file.read(page.block, 0, &mut bytes);
+        read.unwrap_or_else(|e| unreadable(e));
+        file.free(page.block);
+        let mut slots = [None; PAGE_SLOTS];
+        for (slot, value) in slots.iter_mut().enumerate() {
+            if page.holds(slot) {
+                *value = Some(V::take(&bytes[slot * V::BYTES..][..V::BYTES]));
+            }
+        }
+        self.pages.insert(number, Box::new(Page { slots }));
+        self.resident.push_back(number);
+    }
+
+    /// Writes the oldest pages in memory to the spill file while there are
+    /// more than [`RESIDENT_PAGES`]; without a spill file, keeps them.
+    fn spill_oldest(&mut self) {
+        while self.resident.len() > resident_pages() {
+            let Some(file) = self.spill_file() else {
+                return;
+            };
+            let number = self.resident[0];
+            let page = &self.pages[&number];
+            let mut bytes = vec![0; PAGE_SLOTS * V::BYTES];
+            let mut held = [0u64; PAGE_SLOTS / 64];
+            for (slot, value) in page.slots.iter().enumerate() {
+                if let Some(value) = value {
+                    value.put(&mut bytes[slot * V::BYTES..][..V::BYTES]);
+                    held[slot / 64] |= 1 << (slot % 64);
+                }
+            }
+            let Ok(block) = file.write(&bytes) else {
+                self.keep_in_memory = true;
+                return;
+            };
+            self.resident.pop_front();
+            self.pages.remove(&number);
+            self.spilled.insert(number, Spilled { held, block });
+        }
+    }
+
+    /// The spill file to write to, opened on first use.
+    fn spill_file(&mut self) -> Option<Arc<SpillFile>> {
+        if self.keep_in_memory {
+            return None;
+        }
+        if self.spill.is_none() {
+            self.spill = SpillFile::shared();
+            self.keep_in_memory = self.spill.is_none();
+        }
+        self.spill.clone()
     }
 }
 
@@ -144,12 +293,28 @@ impl ReleasedTokens {
 mod tests {
     use super::*;
     use compact_str::CompactString;
+    use proptest::prelude::*;
+
+    thread_local! {
+        /// Pages kept in memory per side on this thread, instead of the constant.
+        pub static RESIDENT: std::cell::Cell<Option<usize>> = const { std::cell::Cell::new(None) };
+    }
+
+    impl Slot for i64 {
+        const BYTES: usize = 8;
+        fn put(&self, into: &mut [u8]) {
+            into.copy_from_slice(&self.to_le_bytes());
+        }
+        fn take(from: &[u8]) -> Self {
+            i64::from_le_bytes(from.try_into().unwrap())
+        }
+    }
 
     fn int(n: i64) -> RequestId {
         RequestId(Key::Int(n))
     }
 
-    fn len<V: Copy>(book: &IdBook<V>) -> usize {
+    fn len<V: Slot>(book: &IdBook<V>) -> usize {
         book.in_pages + book.others.len()
     }
 
@@ -203,6 +368,59 @@ mod tests {
         book.insert(int(7_000_000), 3);
         assert_eq!(book.get(&int(7_000_000)), Some(3));
         assert_eq!(len(&book), SPARSE_PAGES_ALLOWED + 2000);
+    }
+
+    #[test]
+    fn old_pages_wait_in_the_spill_file_and_come_back_when_written_again() {
+        let mut book = IdBook::default();
+        let ids = (RESIDENT_PAGES * PAGE_SLOTS * 3) as i64;
+        for n in 0..ids {
+            book.insert(int(n), n + 1);
+        }
+        assert_eq!(book.pages.len(), RESIDENT_PAGES);
+        assert_eq!(book.spilled.len(), RESIDENT_PAGES * 2);
+        assert!((0..ids).all(|n| book.get(&int(n)) == Some(n + 1)));
+        assert_eq!(book.get(&int(ids)), None);
+        // An id of the first page answered again: the page is read back
+        // whole, and the oldest in memory goes out in its place.
+        book.insert(int(3), -3);
+        assert!(book.pages.contains_key(&0) && !book.spilled.contains_key(&0));
+        assert_eq!(
+            (book.pages.len(), len(&book)),
+            (RESIDENT_PAGES, ids as usize)
+        );
+        assert_eq!((book.get(&int(3)), book.get(&int(4))), (Some(-3), Some(5)));
+        assert!((0..ids).all(|n| book.get(&int(n)).is_some()));
+    }
+
+    /// Every finding of `trace`, fed one event at a time on this thread,
+    /// with `pages` pages of answered requests kept in memory per side.
+    fn findings_keeping(trace: &str, pages: Option<usize>) -> Vec<String> {
+        RESIDENT.set(pages);
+        let format = crate::decode::Format::Canonical;
+        let events = crate::decode::decode_chunk(trace.as_bytes(), 0, 0, format).events;
+        let mut engine = crate::rules::engine();
+        events.iter().for_each(|event| engine.feed(event));
+        RESIDENT.set(None);
+        let (diagnostics, _) = engine.finish();
+        diagnostics.iter().map(|d| format!("{d:?}")).collect()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig {
+            cases: 256,
+            failure_persistence: None,
+            ..ProptestConfig::default()
+        })]
+
+        /// Spilling every page of answered requests at once changes no finding.
+        #[test]
+        fn spilling_answered_requests_changes_no_finding(
+            bytes in proptest::collection::vec(any::<u8>(), 0..1500)
+        ) {
+            let trace = crate::generate::trace_from_bytes(&bytes);
+            prop_assert_eq!(findings_keeping(&trace, Some(0)), findings_keeping(&trace, None));
+        }
     }
 
     #[test]

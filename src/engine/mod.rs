@@ -15,6 +15,7 @@ pub mod operations;
 pub mod requests;
 mod retired;
 pub mod session;
+mod spill;
 pub mod streams;
 pub mod subscriptions;
 pub mod tasks;

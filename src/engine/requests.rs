@@ -137,6 +137,41 @@ pub struct AnsweredExtras {
     cancel: Option<Box<Cancel>>,
 }
 
+/// Written as the request's spot, the response's and the method's number
+/// (`u16::MAX` for none).
+impl super::answered::Slot for Answered {
+    const BYTES: usize = 34;
+
+    fn put(&self, into: &mut [u8]) {
+        let spots = [self.request, self.response];
+        let numbers = spots
+            .iter()
+            .flat_map(|spot| [spot.offset, spot.line_and_len]);
+        for (bytes, number) in into.chunks_exact_mut(8).zip(numbers) {
+            bytes.copy_from_slice(&number.to_le_bytes());
+        }
+        let method = self.method.unwrap_or(u16::MAX);
+        into[32..34].copy_from_slice(&method.to_le_bytes());
+    }
+
+    fn take(from: &[u8]) -> Self {
+        let number =
+            |at: usize| u64::from_le_bytes(from[at..at + 8].try_into().unwrap_or_default());
+        let method = u16::from_le_bytes([from[32], from[33]]);
+        Answered {
+            request: Spot {
+                offset: number(0),
+                line_and_len: number(8),
+            },
+            response: Spot {
+                offset: number(16),
+                line_and_len: number(24),
+            },
+            method: (method != u16::MAX).then_some(method),
+        }
+    }
+}
+
 /// A line of a session's input in 16 bytes: where it starts, its number (40
 /// bits) and its length (24 bits: a longer line is quoted only in part).
 #[derive(Debug, Clone, Copy)]
@@ -744,6 +779,30 @@ mod tests {
     fn an_answered_request_fits_in_40_bytes_and_with_its_id_in_64() {
         assert!(std::mem::size_of::<Option<Answered>>() <= 40);
         assert!(std::mem::size_of::<(RequestId, Answered)>() <= 64);
+    }
+
+    #[test]
+    fn an_answered_request_reads_back_as_written() {
+        use super::super::answered::Slot;
+        let spot = |line| {
+            Spot::of(Location {
+                source: 0,
+                line,
+                offset: line * 9,
+                len: 7,
+            })
+        };
+        for method in [Some(0), Some(41), None] {
+            let answered = Answered {
+                request: spot(3),
+                response: spot(1 << 39),
+                method,
+            };
+            let mut bytes = [0; Answered::BYTES];
+            answered.put(&mut bytes);
+            let back = Answered::take(&bytes);
+            assert_eq!(format!("{back:?}"), format!("{answered:?}"));
+        }
     }
 
     #[test]
