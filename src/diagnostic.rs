@@ -5,6 +5,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use crate::event::{Location, ProgressToken, RequestId, Side};
+use crate::packed::{Packer, Unpacker};
 use crate::protocol::Version;
 pub use crate::rule::RuleMeta;
 pub use crate::words::{Arg, Words};
@@ -80,6 +81,38 @@ struct Details {
     pointer: Option<Box<str>>,
     /// Where in its batch the message sits.
     batch_index: Option<u32>,
+}
+
+impl Details {
+    fn pack(&self, packer: &mut Packer) {
+        let flags = [
+            self.progress_token.is_some(),
+            self.pointer.is_some(),
+            self.batch_index.is_some(),
+        ];
+        packer.byte(
+            flags
+                .iter()
+                .rev()
+                .fold(0, |bits, &flag| bits << 1 | u8::from(flag)),
+        );
+        self.progress_token
+            .iter()
+            .for_each(|token| packer.key(&token.0));
+        self.pointer.iter().for_each(|pointer| packer.text(pointer));
+        self.batch_index
+            .iter()
+            .for_each(|&index| packer.uint(index.into()));
+    }
+
+    fn unpack(unpacker: &mut Unpacker) -> Details {
+        let flags = unpacker.byte();
+        Details {
+            progress_token: (flags & 1 != 0).then(|| ProgressToken(unpacker.key())),
+            pointer: (flags & 2 != 0).then(|| unpacker.text().into()),
+            batch_index: (flags & 4 != 0).then(|| unpacker.uint() as u32),
+        }
+    }
 }
 
 impl Diagnostic {
@@ -206,6 +239,90 @@ impl Diagnostic {
         }
     }
 
+    /// Writes the finding for [`crate::packed::PackedFindings`].
+    pub(crate) fn pack(&self, packer: &mut Packer) {
+        let flags = [
+            self.session.is_some(),
+            self.from.is_some(),
+            self.request_id.is_some(),
+            self.note.is_some(),
+            self.label.is_some(),
+            self.version.is_some(),
+            self.spec_version.is_some(),
+            self.reported_by_client,
+            self.may_have_crossed,
+            self.details.is_some(),
+        ];
+        let flags = flags
+            .iter()
+            .rev()
+            .fold(0, |bits, &flag| bits << 1 | u64::from(flag));
+        packer.uint(flags);
+        packer.rule(self.rule);
+        packer.byte(self.severity as u8);
+        self.message.pack(packer);
+        packer.location(&self.location);
+        self.session.iter().for_each(|name| packer.session(name));
+        self.from.iter().for_each(|&side| packer.side(side));
+        self.request_id.iter().for_each(|id| packer.key(&id.0));
+        packer.uint(self.related.len() as u64);
+        for related in &self.related {
+            packer.location(&related.location);
+            related.message.pack(packer);
+        }
+        self.note.iter().for_each(|note| note.pack(packer));
+        self.label.iter().for_each(|label| label.pack(packer));
+        self.version
+            .iter()
+            .for_each(|&version| packer.version(version));
+        self.spec_version
+            .iter()
+            .for_each(|&version| packer.version(version));
+        if let Some(details) = &self.details {
+            details.pack(packer);
+        }
+    }
+
+    /// Reads back what [`Diagnostic::pack`] wrote.
+    pub(crate) fn unpack(unpacker: &mut Unpacker) -> Diagnostic {
+        let flags = unpacker.uint();
+        let flag = |n: u32| flags & 1 << n != 0;
+        let rule = unpacker.rule();
+        let severity = match unpacker.byte() {
+            0 => Severity::Info,
+            1 => Severity::Warning,
+            _ => Severity::Error,
+        };
+        let message = Words::unpack(unpacker);
+        let location = unpacker.location();
+        let session = flag(0).then(|| unpacker.session());
+        let from = flag(1).then(|| unpacker.side());
+        let request_id = flag(2).then(|| RequestId(unpacker.key()));
+        let related = (0..unpacker.uint())
+            .map(|_| Related {
+                location: unpacker.location(),
+                message: Words::unpack(unpacker),
+            })
+            .collect();
+        Diagnostic {
+            rule,
+            severity,
+            message,
+            location,
+            session,
+            from,
+            request_id,
+            related,
+            note: flag(3).then(|| Words::unpack(unpacker)),
+            label: flag(4).then(|| Words::unpack(unpacker)),
+            version: flag(5).then(|| unpacker.version()),
+            spec_version: flag(6).then(|| unpacker.version()),
+            reported_by_client: flag(7),
+            may_have_crossed: flag(8),
+            details: flag(9).then(|| Box::new(Details::unpack(unpacker))),
+        }
+    }
+
     /// Where in its batch the message sits, as reports say it.
     pub fn batch_place(&self) -> Option<String> {
         self.batch_index()
@@ -227,7 +344,68 @@ impl Diagnostic {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::event::Location;
+    use crate::event::{Key, Location};
+    use crate::words::Joined;
+
+    #[test]
+    fn a_packed_finding_unpacks_whole() {
+        let meta = crate::rules::find("duplicate-response")
+            .expect("a rule")
+            .meta;
+        let at = |line| Location {
+            source: 2,
+            line,
+            offset: line * 100,
+            len: 99,
+        };
+        let every_arg = Words::new(
+            "{} {} {} {} {} {} {} {} {} {}",
+            vec![
+                Arg::Text("t\u{1b}".into()),
+                Arg::Method("tools/call"),
+                Arg::quoted("q"),
+                Arg::Side(Side::Server),
+                Arg::Key(Key::BigInt("99999999999999999999".into())),
+                Arg::Version(Version::V2026_07_28),
+                Arg::Int(-5),
+                Arg::Number(0.25),
+                Arg::Template("nested {}"),
+                Arg::Key(Key::Str("id".into())),
+                Arg::Joined(Box::new(Joined::for_test(vec![
+                    words!("a {}", 1),
+                    words!("b"),
+                ]))),
+            ],
+        );
+        let mut full = Diagnostic::new(
+            meta,
+            Some("s1".into()),
+            Some(Version::V2025_06_18),
+            at(7),
+            every_arg,
+        )
+        .with_severity(Severity::Warning)
+        .with_request_id(&RequestId(Key::Int(0)))
+        .with_progress_token(&ProgressToken(Key::Str("0".into())))
+        .with_batch_index(Some(3))
+        .with_pointer("/params/x")
+        .with_related(at(2), "the request")
+        .with_related(at(5), words!("first answered {}", 5))
+        .with_label("label")
+        .with_note(words!("note {}", "x"))
+        .reported_by_client();
+        full.from = Some(Side::Client);
+        full.may_have_crossed = true;
+        full.spec_version = None;
+        let bare = Diagnostic::new(meta, None, None, at(1), words!("bare"));
+        let mut found = vec![full.clone(), bare.clone()];
+        let mut packed = crate::packed::PackedFindings::default();
+        packed.pack_from(&mut found);
+        assert_eq!((found.len(), packed.len()), (0, 2));
+        packed.unpack_into(&mut found);
+        let shown: Vec<String> = found.iter().map(|d| format!("{d:?}")).collect();
+        assert_eq!(shown, [format!("{full:?}"), format!("{bare:?}")]);
+    }
 
     #[test]
     fn the_text_names_the_pointer_and_escapes_only_trace_text() {

@@ -11,6 +11,7 @@ use std::borrow::Cow;
 use std::fmt;
 
 use crate::event::{Key, ProgressToken, RequestId};
+use crate::packed::{Packer, Unpacker};
 use crate::protocol::{Side, Version};
 
 /// Builds [`Words`]: `words!("{} cancels request {}", from, request.id)`.
@@ -62,6 +63,17 @@ pub struct Joined {
     parts: Vec<Words>,
     separator: &'static str,
     last: &'static str,
+}
+
+#[cfg(test)]
+impl Joined {
+    pub fn for_test(parts: Vec<Words>) -> Joined {
+        Joined {
+            parts,
+            separator: ", ",
+            last: " or ",
+        }
+    }
 }
 
 impl Words {
@@ -137,6 +149,94 @@ impl Words {
 
     fn write(&self, out: &mut impl fmt::Write, escape: &dyn Fn(&str) -> Cow<str>) -> fmt::Result {
         write_template(self.template, &mut self.args.iter(), out, escape)
+    }
+
+    pub(crate) fn pack(&self, packer: &mut Packer) {
+        packer.static_text(self.template);
+        packer.uint(self.args.len() as u64);
+        self.args.iter().for_each(|arg| arg.pack(packer));
+    }
+
+    pub(crate) fn unpack(unpacker: &mut Unpacker) -> Words {
+        let template = unpacker.static_text();
+        let count = unpacker.uint() as usize;
+        let args = (0..count).map(|_| Arg::unpack(unpacker)).collect();
+        Words { template, args }
+    }
+}
+
+impl Arg {
+    fn pack(&self, packer: &mut Packer) {
+        match self {
+            Arg::Text(text) => {
+                packer.byte(0);
+                packer.text(text);
+            }
+            Arg::Method(method) => {
+                packer.byte(1);
+                packer.static_text(method);
+            }
+            Arg::Quoted(text) => {
+                packer.byte(2);
+                packer.text(text);
+            }
+            Arg::Side(side) => {
+                packer.byte(3);
+                packer.side(*side);
+            }
+            Arg::Key(key) => {
+                packer.byte(4);
+                packer.key(key);
+            }
+            Arg::Version(version) => {
+                packer.byte(5);
+                packer.version(*version);
+            }
+            Arg::Int(n) => {
+                packer.byte(6);
+                packer.int(*n);
+            }
+            Arg::Number(n) => {
+                packer.byte(7);
+                packer.float(*n);
+            }
+            Arg::Template(template) => {
+                packer.byte(8);
+                packer.static_text(template);
+            }
+            Arg::Joined(joined) => {
+                packer.byte(9);
+                packer.static_text(joined.separator);
+                packer.static_text(joined.last);
+                packer.uint(joined.parts.len() as u64);
+                joined.parts.iter().for_each(|part| part.pack(packer));
+            }
+        }
+    }
+
+    fn unpack(unpacker: &mut Unpacker) -> Arg {
+        match unpacker.byte() {
+            0 => Arg::Text(unpacker.text().into()),
+            1 => Arg::Method(unpacker.static_text()),
+            2 => Arg::Quoted(unpacker.text().into()),
+            3 => Arg::Side(unpacker.side()),
+            4 => Arg::Key(unpacker.key()),
+            5 => Arg::Version(unpacker.version()),
+            6 => Arg::Int(unpacker.int()),
+            7 => Arg::Number(unpacker.float()),
+            8 => Arg::Template(unpacker.static_text()),
+            _ => {
+                let separator = unpacker.static_text();
+                let last = unpacker.static_text();
+                let count = unpacker.uint() as usize;
+                let parts = (0..count).map(|_| Words::unpack(unpacker)).collect();
+                Arg::Joined(Box::new(Joined {
+                    parts,
+                    separator,
+                    last,
+                }))
+            }
+        }
     }
 }
 

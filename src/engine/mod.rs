@@ -26,6 +26,7 @@ pub mod tools;
 use foldhash::HashMap;
 
 use crate::diagnostic::Diagnostic;
+use crate::packed::PackedFindings;
 use compact_str::CompactString;
 
 use crate::event::{
@@ -79,7 +80,9 @@ struct Shard {
     sources: HashMap<u32, SourceSessions>,
     /// Sessions by index; `None` once their input has ended.
     slots: Vec<Option<Session>>,
+    /// The findings of the event being applied, packed once it is done.
     diagnostics: Vec<Diagnostic>,
+    packed: PackedFindings,
     sessions: u64,
 }
 
@@ -199,6 +202,7 @@ impl Engine {
     pub fn take_diagnostics(&mut self) -> Vec<Diagnostic> {
         let mut all = Vec::with_capacity(self.findings());
         for shard in &mut self.shards {
+            shard.packed.unpack_into(&mut all);
             all.append(&mut std::mem::take(&mut shard.diagnostics));
         }
         all
@@ -213,7 +217,10 @@ impl Engine {
 
     /// How many diagnostics were found so far (for progress reports).
     pub fn findings(&self) -> usize {
-        self.shards.iter().map(|s| s.diagnostics.len()).sum()
+        self.shards
+            .iter()
+            .map(|s| s.packed.len() + s.diagnostics.len())
+            .sum()
     }
 
     /// Ends all sessions and returns the sorted diagnostics.
@@ -278,9 +285,17 @@ impl Shard {
         index
     }
 
+    /// Applies an event, and packs what it found.
+    fn feed(&mut self, rules: &Rules, setup: Setup, event: &Event, owns: bool) {
+        self.apply(rules, setup, event, owns);
+        if !self.diagnostics.is_empty() {
+            self.packed.pack_from(&mut self.diagnostics);
+        }
+    }
+
     /// Applies an event: all of it in the shard that `owns` its session;
     /// in the others, only what it tells of its input.
-    fn feed(&mut self, rules: &Rules, setup: Setup, event: &Event, owns: bool) {
+    fn apply(&mut self, rules: &Rules, setup: Setup, event: &Event, owns: bool) {
         if let Payload::Unreadable(_) = &event.payload {
             return self.feed_unreadable(rules, setup, event, owns);
         }
@@ -356,6 +371,7 @@ impl Shard {
                     (rule.session_end)(&session, &mut self.diagnostics);
                 }
             }
+            self.packed.pack_from(&mut self.diagnostics);
         }
     }
 }

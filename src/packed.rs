@@ -1,0 +1,330 @@
+//! Findings packed in bytes while the engine runs: a large trace has
+//! hundreds of thousands of them, and a finding as data (about 500 bytes
+//! with its words and related places) packs in about a fifth of that. The
+//! engine packs each finding once its event is done and unpacks them all,
+//! in the same order, when it hands them over.
+//!
+//! Integers are LEB128 varints; text is its length and its bytes. What is
+//! `'static` (templates, rules) or shared (session names) is written as its
+//! number in a table the pack keeps.
+
+use std::sync::Arc;
+
+use foldhash::HashMap;
+
+use crate::diagnostic::{Diagnostic, RuleMeta};
+use crate::event::{Key, Location};
+use crate::protocol::{Side, Version};
+
+/// Bytes per segment: packed findings are held in segments of this size,
+/// so that holding more never copies what is held.
+const SEGMENT_BYTES: usize = 256 * 1024;
+
+/// Findings packed in bytes, in the order they were added.
+#[derive(Debug, Default)]
+pub struct PackedFindings {
+    segments: Vec<Vec<u8>>,
+    count: usize,
+    tables: Tables,
+    /// Where the finding being packed is written, before it is copied to a segment.
+    scratch: Vec<u8>,
+}
+
+impl PackedFindings {
+    pub fn len(&self) -> usize {
+        self.count
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    /// Packs every finding of `found`, which is left empty.
+    pub fn pack_from(&mut self, found: &mut Vec<Diagnostic>) {
+        for diagnostic in found.drain(..) {
+            self.scratch.clear();
+            let mut packer = Packer {
+                out: &mut self.scratch,
+                tables: &mut self.tables,
+            };
+            diagnostic.pack(&mut packer);
+            self.push_scratch();
+        }
+    }
+
+    fn push_scratch(&mut self) {
+        let needed = self.scratch.len();
+        let fits = self
+            .segments
+            .last()
+            .is_some_and(|segment| segment.capacity() - segment.len() >= needed);
+        if !fits {
+            self.segments
+                .push(Vec::with_capacity(SEGMENT_BYTES.max(needed)));
+        }
+        if let Some(segment) = self.segments.last_mut() {
+            segment.extend_from_slice(&self.scratch);
+        }
+        self.count += 1;
+    }
+
+    /// Unpacks every finding into `into`, in the order they were packed,
+    /// freeing each segment once it is read.
+    pub fn unpack_into(&mut self, into: &mut Vec<Diagnostic>) {
+        for segment in std::mem::take(&mut self.segments) {
+            let mut unpacker = Unpacker {
+                bytes: &segment,
+                at: 0,
+                tables: &self.tables,
+            };
+            while unpacker.at < segment.len() {
+                into.push(Diagnostic::unpack(&mut unpacker));
+            }
+        }
+        self.count = 0;
+    }
+}
+
+/// What findings name by number: their templates and other `'static`
+/// text, their rules and their sessions' names.
+#[derive(Debug, Default)]
+struct Tables {
+    texts: Table<&'static str>,
+    rules: Table<&'static RuleMeta>,
+    sessions: Table<Arc<str>>,
+}
+
+/// Values numbered in the order they first came, found again by address.
+#[derive(Debug)]
+struct Table<T> {
+    values: Vec<T>,
+    numbers: HashMap<(usize, usize), u32>,
+}
+
+impl<T> Default for Table<T> {
+    fn default() -> Self {
+        Table {
+            values: Vec::new(),
+            numbers: HashMap::default(),
+        }
+    }
+}
+
+impl<T: Clone> Table<T> {
+    /// The number of `value`, whose address and length are `key`.
+    fn number(&mut self, key: (usize, usize), value: &T) -> u32 {
+        *self.numbers.entry(key).or_insert_with(|| {
+            self.values.push(value.clone());
+            (self.values.len() - 1) as u32
+        })
+    }
+}
+
+/// Writes a finding's parts.
+pub struct Packer<'p> {
+    out: &'p mut Vec<u8>,
+    tables: &'p mut Tables,
+}
+
+impl Packer<'_> {
+    pub fn byte(&mut self, byte: u8) {
+        self.out.push(byte);
+    }
+
+    pub fn uint(&mut self, mut n: u64) {
+        while n >= 0x80 {
+            self.out.push(n as u8 | 0x80);
+            n >>= 7;
+        }
+        self.out.push(n as u8);
+    }
+
+    pub fn int(&mut self, n: i64) {
+        self.uint(((n << 1) ^ (n >> 63)) as u64);
+    }
+
+    pub fn float(&mut self, n: f64) {
+        self.out.extend_from_slice(&n.to_le_bytes());
+    }
+
+    pub fn text(&mut self, text: &str) {
+        self.uint(text.len() as u64);
+        self.out.extend_from_slice(text.as_bytes());
+    }
+
+    pub fn static_text(&mut self, text: &'static str) {
+        let number = self
+            .tables
+            .texts
+            .number((text.as_ptr() as usize, text.len()), &text);
+        self.uint(number.into());
+    }
+
+    pub fn rule(&mut self, rule: &'static RuleMeta) {
+        let key = (std::ptr::from_ref(rule) as usize, 0);
+        let number = self.tables.rules.number(key, &rule);
+        self.uint(number.into());
+    }
+
+    pub fn session(&mut self, name: &Arc<str>) {
+        let key = (Arc::as_ptr(name) as *const u8 as usize, name.len());
+        let number = self.tables.sessions.number(key, name);
+        self.uint(number.into());
+    }
+
+    pub fn location(&mut self, location: &Location) {
+        self.uint(location.source.into());
+        self.uint(location.line);
+        self.uint(location.offset);
+        self.uint(location.len.into());
+    }
+
+    pub fn key(&mut self, key: &Key) {
+        match key {
+            Key::Int(n) => {
+                self.byte(0);
+                self.int(*n);
+            }
+            Key::BigInt(text) => {
+                self.byte(1);
+                self.text(text);
+            }
+            Key::Str(text) => {
+                self.byte(2);
+                self.text(text);
+            }
+        }
+    }
+
+    pub fn version(&mut self, version: Version) {
+        self.byte(version as u8);
+    }
+
+    pub fn side(&mut self, side: Side) {
+        self.byte(side as u8);
+    }
+}
+
+/// Reads back what a [`Packer`] wrote, in the same order. Packed bytes are
+/// only ever the engine's own, so a read past them is a bug (a panic).
+pub struct Unpacker<'u> {
+    bytes: &'u [u8],
+    at: usize,
+    tables: &'u Tables,
+}
+
+impl Unpacker<'_> {
+    pub fn byte(&mut self) -> u8 {
+        self.at += 1;
+        self.bytes[self.at - 1]
+    }
+
+    pub fn uint(&mut self) -> u64 {
+        let mut n = 0;
+        let mut shift = 0;
+        loop {
+            let byte = self.byte();
+            n |= u64::from(byte & 0x7f) << shift;
+            if byte < 0x80 {
+                return n;
+            }
+            shift += 7;
+        }
+    }
+
+    pub fn int(&mut self) -> i64 {
+        let n = self.uint();
+        (n >> 1) as i64 ^ -((n & 1) as i64)
+    }
+
+    pub fn float(&mut self) -> f64 {
+        let bytes = &self.bytes[self.at..self.at + 8];
+        self.at += 8;
+        f64::from_le_bytes(bytes.try_into().unwrap_or_default())
+    }
+
+    pub fn text(&mut self) -> &str {
+        let len = self.uint() as usize;
+        let bytes = &self.bytes[self.at..self.at + len];
+        self.at += len;
+        // Written from a `str`: always valid.
+        std::str::from_utf8(bytes).unwrap_or_default()
+    }
+
+    pub fn static_text(&mut self) -> &'static str {
+        let number = self.uint() as usize;
+        self.tables.texts.values[number]
+    }
+
+    pub fn rule(&mut self) -> &'static RuleMeta {
+        let number = self.uint() as usize;
+        self.tables.rules.values[number]
+    }
+
+    pub fn session(&mut self) -> Arc<str> {
+        let number = self.uint() as usize;
+        Arc::clone(&self.tables.sessions.values[number])
+    }
+
+    pub fn location(&mut self) -> Location {
+        Location {
+            source: self.uint() as u32,
+            line: self.uint(),
+            offset: self.uint(),
+            len: self.uint() as u32,
+        }
+    }
+
+    pub fn key(&mut self) -> Key {
+        match self.byte() {
+            0 => Key::Int(self.int()),
+            1 => Key::BigInt(self.text().into()),
+            _ => Key::Str(self.text().into()),
+        }
+    }
+
+    pub fn version(&mut self) -> Version {
+        Version::ALL[usize::from(self.byte())]
+    }
+
+    pub fn side(&mut self) -> Side {
+        match self.byte() {
+            0 => Side::Client,
+            _ => Side::Server,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_and_keys_read_back_as_written() {
+        let mut out = Vec::new();
+        let mut tables = Tables::default();
+        let mut packer = Packer {
+            out: &mut out,
+            tables: &mut tables,
+        };
+        let ints = [0, 1, -1, 63, -64, 1 << 40, i64::MIN, i64::MAX];
+        ints.iter().for_each(|&n| packer.int(n));
+        let keys = [
+            Key::Int(-7),
+            Key::BigInt("123456789012345678901234567890".into()),
+            Key::Str("0".into()),
+        ];
+        keys.iter().for_each(|key| packer.key(key));
+        packer.uint(u64::MAX);
+        packer.float(-0.5);
+        let mut unpacker = Unpacker {
+            bytes: &out,
+            at: 0,
+            tables: &tables,
+        };
+        assert!(ints.iter().all(|&n| unpacker.int() == n));
+        assert!(keys.iter().all(|key| unpacker.key() == *key));
+        assert_eq!((unpacker.uint(), unpacker.float()), (u64::MAX, -0.5));
+        assert_eq!(unpacker.at, out.len());
+    }
+}
