@@ -88,7 +88,7 @@ impl PackedFindings {
 /// What findings name by number: their templates and other `'static`
 /// text, their rules and their sessions' names.
 #[derive(Debug, Default)]
-struct Tables {
+pub struct Tables {
     texts: Table<&'static str>,
     rules: Table<&'static RuleMeta>,
     sessions: Table<Arc<str>>,
@@ -126,7 +126,12 @@ pub struct Packer<'p> {
     tables: &'p mut Tables,
 }
 
-impl Packer<'_> {
+impl<'p> Packer<'p> {
+    /// Writes to `out`, numbering what is shared in `tables`.
+    pub fn new(out: &'p mut Vec<u8>, tables: &'p mut Tables) -> Packer<'p> {
+        Packer { out, tables }
+    }
+
     pub fn byte(&mut self, byte: u8) {
         self.out.push(byte);
     }
@@ -213,7 +218,16 @@ pub struct Unpacker<'u> {
     tables: &'u Tables,
 }
 
-impl Unpacker<'_> {
+impl<'u> Unpacker<'u> {
+    /// Reads `bytes`, written with `tables`.
+    pub fn new(bytes: &'u [u8], tables: &'u Tables) -> Unpacker<'u> {
+        Unpacker {
+            bytes,
+            at: 0,
+            tables,
+        }
+    }
+
     pub fn byte(&mut self) -> u8 {
         self.at += 1;
         self.bytes[self.at - 1]

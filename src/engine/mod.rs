@@ -7,6 +7,7 @@
 
 mod answered;
 pub mod capped;
+mod cold;
 pub mod direction;
 pub mod elicitations;
 pub mod facts;

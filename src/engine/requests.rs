@@ -8,8 +8,10 @@ use foldhash::HashMap;
 use crate::event::{Location, Method, ProgressToken, RequestId};
 
 use super::answered::{IdBook, ReleasedTokens};
+use super::cold::{ColdMap, Record};
 use super::operations::{InputRound, ModernRequest, OperationKey};
 use super::retired::RetiredRequests;
+use crate::packed::{Packer, Unpacker};
 
 /// Messages whose id could not be read and that no null-id error has
 /// answered yet: each may justify one error response with `"id": null`.
@@ -172,6 +174,51 @@ impl super::answered::Slot for Answered {
     }
 }
 
+impl Cancel {
+    pub(super) fn pack(&self, packer: &mut Packer) {
+        packer.location(&self.location);
+        packer.uint(self.seq);
+        pack_text(packer, self.stream.as_deref());
+        packer.byte(self.by_receiver.into());
+    }
+
+    pub(super) fn unpack(unpacker: &mut Unpacker) -> Cancel {
+        Cancel {
+            location: unpacker.location(),
+            seq: unpacker.uint(),
+            stream: unpack_text(unpacker),
+            by_receiver: unpacker.byte() != 0,
+        }
+    }
+}
+
+/// Optional text: a byte that says whether it is there, then the text.
+pub(super) fn pack_text(packer: &mut Packer, text: Option<&str>) {
+    packer.byte(text.is_some().into());
+    text.iter().for_each(|text| packer.text(text));
+}
+
+pub(super) fn unpack_text(unpacker: &mut Unpacker) -> Option<Box<str>> {
+    (unpacker.byte() != 0).then(|| unpacker.text().into())
+}
+
+impl Record for AnsweredExtras {
+    fn pack(&self, packer: &mut Packer) {
+        pack_text(packer, self.method.as_deref());
+        pack_text(packer, self.response_stream.as_deref());
+        packer.byte(self.cancel.is_some().into());
+        self.cancel.iter().for_each(|cancel| cancel.pack(packer));
+    }
+
+    fn unpack(unpacker: &mut Unpacker) -> Self {
+        AnsweredExtras {
+            method: unpack_text(unpacker),
+            response_stream: unpack_text(unpacker),
+            cancel: (unpacker.byte() != 0).then(|| Box::new(Cancel::unpack(unpacker))),
+        }
+    }
+}
+
 /// A line of a session's input in 16 bytes: where it starts, its number (40
 /// bits) and its length (24 bits: a longer line is quoted only in part).
 #[derive(Debug, Clone, Copy)]
@@ -191,6 +238,18 @@ impl Spot {
         Spot {
             offset: location.offset,
             line_and_len: line << Self::LEN_BITS | len,
+        }
+    }
+
+    pub(super) fn pack(self, packer: &mut Packer) {
+        packer.uint(self.offset);
+        packer.uint(self.line_and_len);
+    }
+
+    pub(super) fn unpack(unpacker: &mut Unpacker) -> Spot {
+        Spot {
+            offset: unpacker.uint(),
+            line_and_len: unpacker.uint(),
         }
     }
 
@@ -330,7 +389,7 @@ pub struct Registry {
     /// This side's answered requests, by id.
     answered: IdBook<Answered>,
     /// What some of them have beyond [`Answered`].
-    answered_extras: HashMap<RequestId, AnsweredExtras>,
+    answered_extras: ColdMap<AnsweredExtras>,
     /// The input the session is in (every location of it names that input).
     source: u32,
     /// The most requests of this side followed at once; `None` for
@@ -687,12 +746,12 @@ impl Registry {
         if self.cancelled.len() > 2 * self.cancelled_open + 64 {
             let (open, retired) = (&self.open, &self.retired);
             self.cancelled
-                .retain(|id| is_cancelled_in(open, id) || retired.get(id).is_some());
+                .retain(|id| is_cancelled_in(open, id) || retired.contains(id));
         }
     }
 
     fn is_cancelled_open(&self, id: &RequestId) -> bool {
-        is_cancelled_in(&self.open, id) || self.retired.get(id).is_some()
+        is_cancelled_in(&self.open, id) || self.retired.contains(id)
     }
 
     /// `request` left `open`, answered.
@@ -742,7 +801,7 @@ impl Registry {
         match has_extras {
             true => self.answered_extras.insert(request.id.clone(), extras),
             false => self.answered_extras.remove(&request.id),
-        };
+        }
         self.answered.insert(request.id, answered);
     }
 

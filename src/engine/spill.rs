@@ -8,7 +8,6 @@
 //! positional, so the engine's shards share the file without a lock.
 
 use std::fs::File;
-use std::os::unix::fs::FileExt;
 use std::sync::{Arc, Mutex, Weak};
 
 /// Bytes per block.
@@ -33,6 +32,19 @@ struct Space {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Block(u64);
 
+/// Consecutive blocks of the spill file: `len` bytes from the first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Run {
+    first: u64,
+    len: u64,
+}
+
+impl Run {
+    fn blocks(self) -> u64 {
+        self.len.div_ceil(BLOCK_BYTES as u64).max(1)
+    }
+}
+
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex
         .lock()
@@ -54,8 +66,11 @@ impl SpillFile {
         Some(file)
     }
 
-    /// A file of its own.
+    /// A file of its own (where positional reads and writes exist).
     fn new() -> Option<SpillFile> {
+        if cfg!(not(unix)) {
+            return None;
+        }
         Some(SpillFile {
             file: tempfile::tempfile().ok()?,
             space: Mutex::new(Space::default()),
@@ -72,7 +87,7 @@ impl SpillFile {
                 space.blocks - 1
             })
         };
-        match self.file.write_all_at(bytes, block * BLOCK_BYTES as u64) {
+        match write_at(&self.file, bytes, block * BLOCK_BYTES as u64) {
             Ok(()) => Ok(Block(block)),
             Err(e) => {
                 self.free(Block(block));
@@ -85,13 +100,64 @@ impl SpillFile {
     pub fn read(&self, block: Block, offset: usize, into: &mut [u8]) -> std::io::Result<()> {
         debug_assert!(offset + into.len() <= BLOCK_BYTES);
         let at = block.0 * BLOCK_BYTES as u64 + offset as u64;
-        self.file.read_exact_at(into, at)
+        read_at(&self.file, into, at)
     }
 
     /// Gives `block` back, to be written again.
     pub fn free(&self, block: Block) {
         lock(&self.space).free.push(block.0);
     }
+
+    /// Writes `bytes` of any length to new consecutive blocks.
+    pub fn write_run(&self, bytes: &[u8]) -> std::io::Result<Run> {
+        let len = bytes.len() as u64;
+        let blocks = Run { first: 0, len }.blocks();
+        let first = {
+            let mut space = lock(&self.space);
+            space.blocks += blocks;
+            space.blocks - blocks
+        };
+        let run = Run { first, len };
+        match write_at(&self.file, bytes, first * BLOCK_BYTES as u64) {
+            Ok(()) => Ok(run),
+            Err(e) => {
+                self.free_run(run);
+                Err(e)
+            }
+        }
+    }
+
+    /// Reads `into.len()` bytes of `run` from `offset` in it.
+    pub fn read_run(&self, run: Run, offset: u64, into: &mut [u8]) -> std::io::Result<()> {
+        debug_assert!(offset + into.len() as u64 <= run.len);
+        read_at(&self.file, into, run.first * BLOCK_BYTES as u64 + offset)
+    }
+
+    /// Gives the blocks of `run` back, to be written again one by one.
+    pub fn free_run(&self, run: Run) {
+        let mut space = lock(&self.space);
+        space.free.extend(run.first..run.first + run.blocks());
+    }
+}
+
+#[cfg(unix)]
+fn write_at(file: &File, bytes: &[u8], at: u64) -> std::io::Result<()> {
+    std::os::unix::fs::FileExt::write_all_at(file, bytes, at)
+}
+
+#[cfg(unix)]
+fn read_at(file: &File, into: &mut [u8], at: u64) -> std::io::Result<()> {
+    std::os::unix::fs::FileExt::read_exact_at(file, into, at)
+}
+
+#[cfg(not(unix))]
+fn write_at(_: &File, _: &[u8], _: u64) -> std::io::Result<()> {
+    Err(std::io::ErrorKind::Unsupported.into())
+}
+
+#[cfg(not(unix))]
+fn read_at(_: &File, _: &mut [u8], _: u64) -> std::io::Result<()> {
+    Err(std::io::ErrorKind::Unsupported.into())
 }
 
 #[cfg(test)]
@@ -110,6 +176,20 @@ mod tests {
         assert_eq!(bytes, [1, 1]);
         spill.free(one);
         assert_eq!(spill.write(&[5]).unwrap(), one);
+    }
+
+    #[test]
+    fn runs_span_blocks_and_free_them_all() {
+        let spill = SpillFile::new().unwrap();
+        let bytes: Vec<u8> = (0..BLOCK_BYTES * 2 + 5).map(|n| n as u8).collect();
+        let run = spill.write_run(&bytes).unwrap();
+        let mut tail = [0; 7];
+        spill
+            .read_run(run, BLOCK_BYTES as u64 * 2 - 2, &mut tail)
+            .unwrap();
+        assert_eq!(&tail, &bytes[BLOCK_BYTES * 2 - 2..]);
+        spill.free_run(run);
+        assert_eq!(lock(&spill.space).free.len(), 3);
     }
 
     #[test]

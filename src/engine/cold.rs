@@ -1,0 +1,295 @@
+//! A map from request ids to records that a session keeps to its end but
+//! rarely reads again (cancelled requests never answered, what answered
+//! requests have beyond the common): the latest [`HOT_RECORDS`] stay in
+//! memory; older ones are packed and written to the spill file together,
+//! leaving in memory only where each one is (about 40 bytes with its id).
+//!
+//! A record read back from the file lives in an arena until the map next
+//! changes, so that a lookup through `&self` can lend it like any other.
+
+use std::cell::OnceCell;
+use std::sync::Arc;
+
+use foldhash::HashMap;
+use typed_arena::Arena;
+
+use super::spill::{Run, SpillFile};
+use crate::event::RequestId;
+use crate::packed::{Packer, Tables, Unpacker};
+
+/// Records of a map kept in memory: past them, all go to the spill file.
+pub const HOT_RECORDS: usize = 512;
+
+/// [`HOT_RECORDS`], or the number a test set on its thread.
+fn hot_records() -> usize {
+    #[cfg(test)]
+    if let Some(records) = tests::HOT.get() {
+        return records;
+    }
+    HOT_RECORDS
+}
+
+/// A record that can be packed in bytes.
+pub trait Record: Sized {
+    fn pack(&self, packer: &mut Packer);
+    fn unpack(unpacker: &mut Unpacker) -> Self;
+}
+
+/// Request ids to records, the older ones in the spill file.
+pub struct ColdMap<V> {
+    hot: HashMap<RequestId, V>,
+    cold: HashMap<RequestId, Place>,
+    /// The runs of the spill file that hold records, with how many of
+    /// their records are still in `cold`.
+    runs: Vec<(Run, u32)>,
+    spill: Option<Arc<SpillFile>>,
+    /// No spill file could be made or written: records stay in memory.
+    keep_in_memory: bool,
+    tables: Tables,
+    /// Records read back since the map last changed (made on the first:
+    /// an arena allocates when made, and most maps never read one back).
+    read_back: OnceCell<Arena<V>>,
+}
+
+/// Where a cold record is: its run (an index in `runs`), and its bytes in it.
+#[derive(Debug, Clone, Copy)]
+struct Place {
+    run: u32,
+    offset: u32,
+    len: u32,
+}
+
+impl<V> Default for ColdMap<V> {
+    fn default() -> Self {
+        ColdMap {
+            hot: HashMap::default(),
+            cold: HashMap::default(),
+            runs: Vec::new(),
+            spill: None,
+            keep_in_memory: false,
+            tables: Tables::default(),
+            read_back: OnceCell::new(),
+        }
+    }
+}
+
+impl<V> std::fmt::Debug for ColdMap<V> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ColdMap")
+            .field("hot", &self.hot.len())
+            .field("cold", &self.cold.len())
+            .finish()
+    }
+}
+
+impl<V> Drop for ColdMap<V> {
+    fn drop(&mut self) {
+        if let Some(file) = &self.spill {
+            let live = self.runs.iter().filter(|(_, live)| *live > 0);
+            live.for_each(|(run, _)| file.free_run(*run));
+        }
+    }
+}
+
+/// A spill file that cannot be read back is lost memory: no finding could
+/// be trusted after it.
+fn unreadable(e: std::io::Error) -> ! {
+    panic!("the temporary file that holds requests cannot be read back: {e}")
+}
+
+impl<V: Record> ColdMap<V> {
+    pub fn len(&self) -> usize {
+        self.hot.len() + self.cold.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.hot.is_empty() && self.cold.is_empty()
+    }
+
+    pub fn contains_key(&self, id: &RequestId) -> bool {
+        !self.is_empty() && (self.hot.contains_key(id) || self.cold.contains_key(id))
+    }
+
+    pub fn get(&self, id: &RequestId) -> Option<&V> {
+        if self.is_empty() {
+            return None;
+        }
+        if let Some(record) = self.hot.get(id) {
+            return Some(record);
+        }
+        let place = self.cold.get(id)?;
+        let read_back = self.read_back.get_or_init(Arena::new);
+        Some(read_back.alloc(self.read(*place)))
+    }
+
+    pub fn insert(&mut self, id: RequestId, record: V) {
+        self.forget_read_back();
+        self.remove_cold(&id);
+        self.hot.insert(id, record);
+        if self.hot.len() > hot_records() {
+            self.freeze();
+        }
+    }
+
+    pub fn remove_entry(&mut self, id: &RequestId) -> Option<(RequestId, V)> {
+        if self.is_empty() {
+            return None;
+        }
+        self.forget_read_back();
+        if let Some(entry) = self.hot.remove_entry(id) {
+            return Some(entry);
+        }
+        let (id, place) = self.cold.remove_entry(id)?;
+        let record = self.read(place);
+        self.release(place);
+        Some((id, record))
+    }
+
+    /// Forgets the record of `id`, if there is one, without reading it.
+    pub fn remove(&mut self, id: &RequestId) {
+        if self.is_empty() {
+            return;
+        }
+        self.forget_read_back();
+        if self.hot.remove(id).is_none() {
+            self.remove_cold(id);
+        }
+    }
+
+    fn remove_cold(&mut self, id: &RequestId) {
+        if let Some(place) = self.cold.remove(id) {
+            self.release(place);
+        }
+    }
+
+    fn forget_read_back(&mut self) {
+        if self.read_back.get().is_some() {
+            self.read_back.take();
+        }
+    }
+
+    fn read(&self, place: Place) -> V {
+        let (Some(file), Some((run, _))) = (&self.spill, self.runs.get(place.run as usize)) else {
+            unreadable(std::io::ErrorKind::NotFound.into());
+        };
+        let mut bytes = vec![0; place.len as usize];
+        let read = file.read_run(*run, place.offset.into(), &mut bytes);
+        read.unwrap_or_else(|e| unreadable(e));
+        V::unpack(&mut Unpacker::new(&bytes, &self.tables))
+    }
+
+    /// One record of `place`'s run has left: the run is freed with its last.
+    fn release(&mut self, place: Place) {
+        let Some((run, live)) = self.runs.get_mut(place.run as usize) else {
+            return;
+        };
+        *live -= 1;
+        if let (0, Some(file)) = (*live, &self.spill) {
+            file.free_run(*run);
+        }
+    }
+
+    /// Writes every record in memory to one run of the spill file.
+    fn freeze(&mut self) {
+        let Some(file) = self.spill_file() else {
+            return;
+        };
+        let mut bytes = Vec::new();
+        let mut places = Vec::with_capacity(self.hot.len());
+        let run = self.runs.len() as u32;
+        for (id, record) in &self.hot {
+            let offset = bytes.len();
+            record.pack(&mut Packer::new(&mut bytes, &mut self.tables));
+            let len = (bytes.len() - offset) as u32;
+            places.push((
+                id.clone(),
+                Place {
+                    run,
+                    offset: offset as u32,
+                    len,
+                },
+            ));
+        }
+        let Ok(written) = file.write_run(&bytes) else {
+            self.keep_in_memory = true;
+            return;
+        };
+        self.runs.push((written, places.len() as u32));
+        self.cold.extend(places);
+        self.hot = HashMap::default();
+    }
+
+    /// The spill file to write to, opened on first use.
+    fn spill_file(&mut self) -> Option<Arc<SpillFile>> {
+        if self.keep_in_memory {
+            return None;
+        }
+        if self.spill.is_none() {
+            self.spill = SpillFile::shared();
+            self.keep_in_memory = self.spill.is_none();
+        }
+        self.spill.clone()
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::event::Key;
+
+    thread_local! {
+        /// Records kept in memory per map on this thread, instead of the constant.
+        pub static HOT: std::cell::Cell<Option<usize>> = const { std::cell::Cell::new(None) };
+    }
+
+    impl Record for String {
+        fn pack(&self, packer: &mut Packer) {
+            packer.text(self);
+        }
+        fn unpack(unpacker: &mut Unpacker) -> Self {
+            unpacker.text().to_string()
+        }
+    }
+
+    fn int(n: i64) -> RequestId {
+        RequestId(Key::Int(n))
+    }
+
+    #[test]
+    fn old_records_go_to_the_file_and_read_back() {
+        let mut map = ColdMap::default();
+        let count = HOT_RECORDS as i64 * 3;
+        for n in 0..count {
+            map.insert(int(n), format!("record {n}"));
+        }
+        assert!(
+            map.hot.len() <= HOT_RECORDS && map.cold.len() as i64 >= count - HOT_RECORDS as i64
+        );
+        assert_eq!(map.len() as i64, count);
+        let (one, two) = (map.get(&int(1)), map.get(&int(2)));
+        assert_eq!(
+            (one.unwrap().as_str(), two.unwrap().as_str()),
+            ("record 1", "record 2")
+        );
+        assert!(map.contains_key(&int(count - 1)) && !map.contains_key(&int(count)));
+        assert_eq!(map.remove_entry(&int(1)).unwrap().1, "record 1");
+        map.remove(&int(2));
+        map.insert(int(3), "again".into());
+        assert_eq!(map.get(&int(3)).unwrap(), "again");
+        assert_eq!(map.len() as i64, count - 2);
+        assert!(map.get(&int(1)).is_none() && map.get(&int(2)).is_none());
+    }
+
+    #[test]
+    fn a_run_is_freed_with_its_last_record() {
+        let mut map = ColdMap::default();
+        for n in 0..=HOT_RECORDS as i64 {
+            map.insert(int(n), String::new());
+        }
+        assert_eq!((map.runs.len(), map.hot.len()), (1, 0));
+        for n in 0..=HOT_RECORDS as i64 {
+            map.remove(&int(n));
+        }
+        assert_eq!((map.runs[0].1, map.len()), (0, 0));
+    }
+}
