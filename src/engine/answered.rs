@@ -14,11 +14,10 @@
 //! are kept.
 
 use std::collections::VecDeque;
-use std::sync::Arc;
 
 use foldhash::HashMap;
 
-use super::spill::{Block, SpillFile, BLOCK_BYTES};
+use super::spill::{Block, Spill, BLOCK_BYTES};
 use crate::event::{Key, ProgressToken, RequestId};
 
 /// Consecutive integer ids per page.
@@ -34,11 +33,7 @@ pub const RESIDENT_PAGES: usize = 16;
 
 /// [`RESIDENT_PAGES`], or the number a test set on its thread.
 fn resident_pages() -> usize {
-    #[cfg(test)]
-    if let Some(pages) = tests::RESIDENT.get() {
-        return pages;
-    }
-    RESIDENT_PAGES
+    super::limits::limit(RESIDENT_PAGES, |o| o.resident_pages)
 }
 
 /// Released tokens remembered at least, per side: progress naming a token
@@ -67,10 +62,7 @@ pub struct IdBook<V: Slot> {
     /// Values in pages, in memory or spilled.
     in_pages: usize,
     others: HashMap<RequestId, V>,
-    /// The spill file, once a page has gone there.
-    spill: Option<Arc<SpillFile>>,
-    /// No spill file could be made or written: pages stay in memory.
-    keep_in_memory: bool,
+    spill: Spill,
 }
 
 /// A page of consecutive ids: `None` for an id not in the book. (For an
@@ -102,15 +94,14 @@ impl<V: Slot> Default for IdBook<V> {
             spilled: HashMap::default(),
             in_pages: 0,
             others: HashMap::default(),
-            spill: None,
-            keep_in_memory: false,
+            spill: Spill::default(),
         }
     }
 }
 
 impl<V: Slot> Drop for IdBook<V> {
     fn drop(&mut self) {
-        if let Some(file) = &self.spill {
+        if let Some(file) = self.spill.file() {
             self.spilled.values().for_each(|page| file.free(page.block));
         }
     }
@@ -147,7 +138,7 @@ impl<V: Slot> IdBook<V> {
     /// The value in `slot` of `page`, if that page is spilled and holds one.
     fn spilled_value(&self, page: i64, slot: usize) -> Option<V> {
         let page = self.spilled.get(&page).filter(|page| page.holds(slot))?;
-        let file = self.spill.as_ref()?;
+        let file = self.spill.file()?;
         let mut bytes = [0; BLOCK_BYTES / PAGE_SLOTS];
         let bytes = &mut bytes[..V::BYTES];
         let read = file.read(page.block, slot * V::BYTES, bytes);
@@ -191,7 +182,7 @@ impl<V: Slot> IdBook<V> {
 
     /// Brings spilled `page` back into memory.
     fn read_back(&mut self, number: i64) {
-        let (Some(page), Some(file)) = (self.spilled.remove(&number), &self.spill) else {
+        let (Some(page), Some(file)) = (self.spilled.remove(&number), self.spill.file()) else {
             return;
         };
         let mut bytes = vec![0; PAGE_SLOTS * V::BYTES];
@@ -212,7 +203,7 @@ impl<V: Slot> IdBook<V> {
     /// more than [`RESIDENT_PAGES`]; without a spill file, keeps them.
     fn spill_oldest(&mut self) {
         while self.resident.len() > resident_pages() {
-            let Some(file) = self.spill_file() else {
+            let Some(file) = self.spill.writable() else {
                 return;
             };
             let number = self.resident[0];
@@ -226,25 +217,13 @@ impl<V: Slot> IdBook<V> {
                 }
             }
             let Ok(block) = file.write(&bytes) else {
-                self.keep_in_memory = true;
+                self.spill.stop_writing();
                 return;
             };
             self.resident.pop_front();
             self.pages.remove(&number);
             self.spilled.insert(number, Spilled { held, block });
         }
-    }
-
-    /// The spill file to write to, opened on first use.
-    fn spill_file(&mut self) -> Option<Arc<SpillFile>> {
-        if self.keep_in_memory {
-            return None;
-        }
-        if self.spill.is_none() {
-            self.spill = SpillFile::shared();
-            self.keep_in_memory = self.spill.is_none();
-        }
-        self.spill.clone()
     }
 }
 
@@ -293,12 +272,6 @@ impl ReleasedTokens {
 mod tests {
     use super::*;
     use compact_str::CompactString;
-    use proptest::prelude::*;
-
-    thread_local! {
-        /// Pages kept in memory per side on this thread, instead of the constant.
-        pub static RESIDENT: std::cell::Cell<Option<usize>> = const { std::cell::Cell::new(None) };
-    }
 
     impl Slot for i64 {
         const BYTES: usize = 8;
@@ -391,36 +364,6 @@ mod tests {
         );
         assert_eq!((book.get(&int(3)), book.get(&int(4))), (Some(-3), Some(5)));
         assert!((0..ids).all(|n| book.get(&int(n)).is_some()));
-    }
-
-    /// Every finding of `trace`, fed one event at a time on this thread,
-    /// with `pages` pages of answered requests kept in memory per side.
-    fn findings_keeping(trace: &str, pages: Option<usize>) -> Vec<String> {
-        RESIDENT.set(pages);
-        let format = crate::decode::Format::Canonical;
-        let events = crate::decode::decode_chunk(trace.as_bytes(), 0, 0, format).events;
-        let mut engine = crate::rules::engine();
-        events.iter().for_each(|event| engine.feed(event));
-        RESIDENT.set(None);
-        let (diagnostics, _) = engine.finish();
-        diagnostics.iter().map(|d| format!("{d:?}")).collect()
-    }
-
-    proptest! {
-        #![proptest_config(ProptestConfig {
-            cases: 256,
-            failure_persistence: None,
-            ..ProptestConfig::default()
-        })]
-
-        /// Spilling every page of answered requests at once changes no finding.
-        #[test]
-        fn spilling_answered_requests_changes_no_finding(
-            bytes in proptest::collection::vec(any::<u8>(), 0..1500)
-        ) {
-            let trace = crate::generate::trace_from_bytes(&bytes);
-            prop_assert_eq!(findings_keeping(&trace, Some(0)), findings_keeping(&trace, None));
-        }
     }
 
     #[test]

@@ -8,12 +8,11 @@
 //! changes, so that a lookup through `&self` can lend it like any other.
 
 use std::cell::OnceCell;
-use std::sync::Arc;
 
 use foldhash::HashMap;
 use typed_arena::Arena;
 
-use super::spill::{Run, SpillFile};
+use super::spill::{Run, Spill};
 use crate::event::RequestId;
 use crate::packed::{Packer, Tables, Unpacker};
 
@@ -22,11 +21,7 @@ pub const HOT_RECORDS: usize = 512;
 
 /// [`HOT_RECORDS`], or the number a test set on its thread.
 fn hot_records() -> usize {
-    #[cfg(test)]
-    if let Some(records) = tests::HOT.get() {
-        return records;
-    }
-    HOT_RECORDS
+    super::limits::limit(HOT_RECORDS, |o| o.hot_records)
 }
 
 /// A record that can be packed in bytes.
@@ -42,9 +37,7 @@ pub struct ColdMap<V> {
     /// The runs of the spill file that hold records, with how many of
     /// their records are still in `cold`.
     runs: Vec<(Run, u32)>,
-    spill: Option<Arc<SpillFile>>,
-    /// No spill file could be made or written: records stay in memory.
-    keep_in_memory: bool,
+    spill: Spill,
     tables: Tables,
     /// Records read back since the map last changed (made on the first:
     /// an arena allocates when made, and most maps never read one back).
@@ -65,8 +58,7 @@ impl<V> Default for ColdMap<V> {
             hot: HashMap::default(),
             cold: HashMap::default(),
             runs: Vec::new(),
-            spill: None,
-            keep_in_memory: false,
+            spill: Spill::default(),
             tables: Tables::default(),
             read_back: OnceCell::new(),
         }
@@ -84,7 +76,7 @@ impl<V> std::fmt::Debug for ColdMap<V> {
 
 impl<V> Drop for ColdMap<V> {
     fn drop(&mut self) {
-        if let Some(file) = &self.spill {
+        if let Some(file) = self.spill.file() {
             let live = self.runs.iter().filter(|(_, live)| *live > 0);
             live.for_each(|(run, _)| file.free_run(*run));
         }
@@ -169,7 +161,8 @@ impl<V: Record> ColdMap<V> {
     }
 
     fn read(&self, place: Place) -> V {
-        let (Some(file), Some((run, _))) = (&self.spill, self.runs.get(place.run as usize)) else {
+        let (Some(file), Some((run, _))) = (self.spill.file(), self.runs.get(place.run as usize))
+        else {
             unreadable(std::io::ErrorKind::NotFound.into());
         };
         let mut bytes = vec![0; place.len as usize];
@@ -184,14 +177,14 @@ impl<V: Record> ColdMap<V> {
             return;
         };
         *live -= 1;
-        if let (0, Some(file)) = (*live, &self.spill) {
+        if let (0, Some(file)) = (*live, self.spill.file()) {
             file.free_run(*run);
         }
     }
 
     /// Writes every record in memory to one run of the spill file.
     fn freeze(&mut self) {
-        let Some(file) = self.spill_file() else {
+        let Some(file) = self.spill.writable() else {
             return;
         };
         let mut bytes = Vec::new();
@@ -211,36 +204,19 @@ impl<V: Record> ColdMap<V> {
             ));
         }
         let Ok(written) = file.write_run(&bytes) else {
-            self.keep_in_memory = true;
+            self.spill.stop_writing();
             return;
         };
         self.runs.push((written, places.len() as u32));
         self.cold.extend(places);
         self.hot = HashMap::default();
     }
-
-    /// The spill file to write to, opened on first use.
-    fn spill_file(&mut self) -> Option<Arc<SpillFile>> {
-        if self.keep_in_memory {
-            return None;
-        }
-        if self.spill.is_none() {
-            self.spill = SpillFile::shared();
-            self.keep_in_memory = self.spill.is_none();
-        }
-        self.spill.clone()
-    }
 }
 
 #[cfg(test)]
-pub(crate) mod tests {
+mod tests {
     use super::*;
     use crate::event::Key;
-
-    thread_local! {
-        /// Records kept in memory per map on this thread, instead of the constant.
-        pub static HOT: std::cell::Cell<Option<usize>> = const { std::cell::Cell::new(None) };
-    }
 
     impl Record for String {
         fn pack(&self, packer: &mut Packer) {

@@ -12,6 +12,7 @@ pub mod direction;
 pub mod elicitations;
 pub mod facts;
 pub mod lifecycle;
+mod limits;
 pub mod operations;
 pub mod requests;
 mod retired;

@@ -24,11 +24,7 @@ pub const CANCELLED_KEPT_WHOLE: usize = 4096;
 
 /// [`CANCELLED_KEPT_WHOLE`], or the number a test set on its thread.
 fn kept_whole() -> usize {
-    #[cfg(test)]
-    if let Some(kept) = tests::KEPT_WHOLE.get() {
-        return kept;
-    }
-    CANCELLED_KEPT_WHOLE
+    super::limits::limit(CANCELLED_KEPT_WHOLE, |o| o.kept_whole)
 }
 
 /// A cancelled request in compact form.
@@ -193,12 +189,6 @@ impl RetiredRequests {
 mod tests {
     use super::*;
     use crate::event::{Key, Location};
-    use proptest::prelude::*;
-
-    thread_local! {
-        /// Cancelled requests kept whole on this thread, instead of the constant.
-        pub static KEPT_WHOLE: std::cell::Cell<Option<usize>> = const { std::cell::Cell::new(None) };
-    }
 
     fn at(line: u64) -> Location {
         Location {
@@ -342,49 +332,6 @@ mod tests {
             "response-after-cancel",
         ] {
             assert!(rules.iter().any(|r| r.starts_with(expected)), "{found:?}");
-        }
-    }
-
-    /// Every finding of `trace`, fed one event at a time on this thread,
-    /// with `kept` cancelled requests kept whole per side and `hot` records
-    /// per map kept in memory.
-    fn findings_keeping(trace: &str, kept: Option<usize>, hot: Option<usize>) -> Vec<String> {
-        KEPT_WHOLE.set(kept);
-        super::super::cold::tests::HOT.set(hot);
-        let format = crate::decode::Format::Canonical;
-        let events = crate::decode::decode_chunk(trace.as_bytes(), 0, 0, format).events;
-        let mut engine = crate::rules::engine();
-        events.iter().for_each(|event| engine.feed(event));
-        KEPT_WHOLE.set(None);
-        super::super::cold::tests::HOT.set(None);
-        let (diagnostics, _) = engine.finish();
-        diagnostics.iter().map(|d| format!("{d:?}")).collect()
-    }
-
-    proptest! {
-        #![proptest_config(ProptestConfig {
-            cases: 256,
-            failure_persistence: None,
-            ..ProptestConfig::default()
-        })]
-
-        /// Retiring every cancelled request at once changes no finding.
-        #[test]
-        fn retiring_cancelled_requests_changes_no_finding(
-            bytes in proptest::collection::vec(any::<u8>(), 0..1500)
-        ) {
-            let trace = crate::generate::trace_from_bytes(&bytes);
-            prop_assert_eq!(findings_keeping(&trace, Some(0), None), findings_keeping(&trace, None, None));
-        }
-
-        /// Writing every retired request and every answered request's
-        /// extras to the spill file at once changes no finding.
-        #[test]
-        fn cold_records_change_no_finding(
-            bytes in proptest::collection::vec(any::<u8>(), 0..1500)
-        ) {
-            let trace = crate::generate::trace_from_bytes(&bytes);
-            prop_assert_eq!(findings_keeping(&trace, Some(0), Some(0)), findings_keeping(&trace, None, None));
         }
     }
 }

@@ -28,6 +28,38 @@ struct Space {
     free: Vec<u64>,
 }
 
+/// What spills its data: the spill file once it first needed it, or,
+/// when none could be made or written, word to keep its data in memory.
+#[derive(Debug, Default)]
+pub struct Spill {
+    file: Option<Arc<SpillFile>>,
+    keep_in_memory: bool,
+}
+
+impl Spill {
+    /// The file to read from, if anything was written.
+    pub fn file(&self) -> Option<&SpillFile> {
+        self.file.as_deref()
+    }
+
+    /// The file to write to, made on first use; `None` once writing failed.
+    pub fn writable(&mut self) -> Option<Arc<SpillFile>> {
+        if self.keep_in_memory {
+            return None;
+        }
+        if self.file.is_none() {
+            self.file = SpillFile::shared();
+            self.keep_in_memory = self.file.is_none();
+        }
+        self.file.clone()
+    }
+
+    /// A write failed: keep what is left in memory.
+    pub fn stop_writing(&mut self) {
+        self.keep_in_memory = true;
+    }
+}
+
 /// Where one block sits in the spill file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Block(u64);

@@ -1,0 +1,92 @@
+//! How much of a long session's past stays in memory: the constants live
+//! with what they limit (retired, answered, cold); tests may set other
+//! numbers on their own thread, here, to push every record out at once and
+//! check that no finding changes.
+
+/// Numbers a test set on its thread, in place of the constants.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Overrides {
+    /// In place of `retired::CANCELLED_KEPT_WHOLE`.
+    pub kept_whole: Option<usize>,
+    /// In place of `answered::RESIDENT_PAGES`.
+    pub resident_pages: Option<usize>,
+    /// In place of `cold::HOT_RECORDS`.
+    pub hot_records: Option<usize>,
+}
+
+#[cfg(test)]
+thread_local! {
+    static OVERRIDES: std::cell::Cell<Overrides> = const {
+        std::cell::Cell::new(Overrides { kept_whole: None, resident_pages: None, hot_records: None })
+    };
+}
+
+/// `constant`, unless a test set another number with `pick` on this thread.
+pub fn limit(constant: usize, pick: fn(Overrides) -> Option<usize>) -> usize {
+    #[cfg(test)]
+    if let Some(number) = pick(OVERRIDES.get()) {
+        return number;
+    }
+    let _ = pick;
+    constant
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Every finding of `trace`, fed one event at a time on this thread
+    /// with `overrides` in place.
+    fn findings_with(trace: &str, overrides: Overrides) -> Vec<String> {
+        OVERRIDES.set(overrides);
+        let format = crate::decode::Format::Canonical;
+        let events = crate::decode::decode_chunk(trace.as_bytes(), 0, 0, format).events;
+        let mut engine = crate::rules::engine();
+        events.iter().for_each(|event| engine.feed(event));
+        OVERRIDES.set(Overrides::default());
+        let (diagnostics, _) = engine.finish();
+        diagnostics.iter().map(|d| format!("{d:?}")).collect()
+    }
+
+    fn same_findings(bytes: &[u8], overrides: Overrides) -> Result<(), TestCaseError> {
+        let trace = crate::generate::trace_from_bytes(bytes);
+        let pushed_out = findings_with(&trace, overrides);
+        prop_assert_eq!(pushed_out, findings_with(&trace, Overrides::default()));
+        Ok(())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig {
+            cases: 256,
+            failure_persistence: None,
+            ..ProptestConfig::default()
+        })]
+
+        /// Retiring every cancelled request at once changes no finding.
+        #[test]
+        fn retiring_cancelled_requests_changes_no_finding(
+            bytes in proptest::collection::vec(any::<u8>(), 0..1500)
+        ) {
+            same_findings(&bytes, Overrides { kept_whole: Some(0), ..Overrides::default() })?;
+        }
+
+        /// Spilling every page of answered requests at once changes no finding.
+        #[test]
+        fn spilling_answered_requests_changes_no_finding(
+            bytes in proptest::collection::vec(any::<u8>(), 0..1500)
+        ) {
+            same_findings(&bytes, Overrides { resident_pages: Some(0), ..Overrides::default() })?;
+        }
+
+        /// Writing every retired request and every answered request's
+        /// extras to the spill file at once changes no finding.
+        #[test]
+        fn cold_records_change_no_finding(
+            bytes in proptest::collection::vec(any::<u8>(), 0..1500)
+        ) {
+            let overrides = Overrides { kept_whole: Some(0), hot_records: Some(0), ..Overrides::default() };
+            same_findings(&bytes, overrides)?;
+        }
+    }
+}
