@@ -1,8 +1,11 @@
 //! A map from request ids to records that a session keeps to its end but
 //! rarely reads again (cancelled requests never answered, what answered
-//! requests have beyond the common): the latest [`HOT_RECORDS`] stay in
-//! memory; older ones are packed and written to the spill file together,
-//! leaving in memory only where each one is (about 40 bytes with its id).
+//! requests have beyond the common, the tool an open call names): the
+//! latest records stay in memory, in two generations of up to
+//! [`HOT_RECORDS`]; when the newer is full, the older is packed and written
+//! to the spill file in one run, leaving in memory only where each record
+//! is (about 40 bytes with its id), and the newer takes its place. A record
+//! that leaves soon (a call answered) never reaches the file.
 //!
 //! A record read back from the file lives in an arena until the map next
 //! changes, so that a lookup through `&self` can lend it like any other.
@@ -16,7 +19,7 @@ use super::spill::{Run, Spill};
 use crate::event::RequestId;
 use crate::packed::{Packer, Tables, Unpacker};
 
-/// Records of a map kept in memory: past them, all go to the spill file.
+/// Records per generation kept in memory.
 pub const HOT_RECORDS: usize = 512;
 
 /// [`HOT_RECORDS`], or the number a test set on its thread.
@@ -30,9 +33,22 @@ pub trait Record: Sized {
     fn unpack(unpacker: &mut Unpacker) -> Self;
 }
 
+/// A name or any text, as the record of a map.
+impl Record for Box<str> {
+    fn pack(&self, packer: &mut Packer) {
+        packer.text(self);
+    }
+
+    fn unpack(unpacker: &mut Unpacker) -> Self {
+        unpacker.text().into()
+    }
+}
+
 /// Request ids to records, the older ones in the spill file.
 pub struct ColdMap<V> {
+    /// The newer generation in memory, and the older.
     hot: HashMap<RequestId, V>,
+    older: HashMap<RequestId, V>,
     cold: HashMap<RequestId, Place>,
     /// The runs of the spill file that hold records, with how many of
     /// their records are still in `cold`.
@@ -56,6 +72,7 @@ impl<V> Default for ColdMap<V> {
     fn default() -> Self {
         ColdMap {
             hot: HashMap::default(),
+            older: HashMap::default(),
             cold: HashMap::default(),
             runs: Vec::new(),
             spill: Spill::default(),
@@ -68,7 +85,7 @@ impl<V> Default for ColdMap<V> {
 impl<V> std::fmt::Debug for ColdMap<V> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ColdMap")
-            .field("hot", &self.hot.len())
+            .field("hot", &(self.hot.len() + self.older.len()))
             .field("cold", &self.cold.len())
             .finish()
     }
@@ -91,22 +108,25 @@ fn unreadable(e: std::io::Error) -> ! {
 
 impl<V: Record> ColdMap<V> {
     pub fn len(&self) -> usize {
-        self.hot.len() + self.cold.len()
+        self.hot.len() + self.older.len() + self.cold.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.hot.is_empty() && self.cold.is_empty()
+        self.hot.is_empty() && self.older.is_empty() && self.cold.is_empty()
     }
 
     pub fn contains_key(&self, id: &RequestId) -> bool {
-        !self.is_empty() && (self.hot.contains_key(id) || self.cold.contains_key(id))
+        !self.is_empty()
+            && (self.hot.contains_key(id)
+                || self.older.contains_key(id)
+                || self.cold.contains_key(id))
     }
 
     pub fn get(&self, id: &RequestId) -> Option<&V> {
         if self.is_empty() {
             return None;
         }
-        if let Some(record) = self.hot.get(id) {
+        if let Some(record) = self.hot.get(id).or_else(|| self.older.get(id)) {
             return Some(record);
         }
         let place = self.cold.get(id)?;
@@ -116,10 +136,12 @@ impl<V: Record> ColdMap<V> {
 
     pub fn insert(&mut self, id: RequestId, record: V) {
         self.forget_read_back();
-        self.remove_cold(&id);
+        if self.older.remove(&id).is_none() {
+            self.remove_cold(&id);
+        }
         self.hot.insert(id, record);
         if self.hot.len() > hot_records() {
-            self.freeze();
+            self.next_generation();
         }
     }
 
@@ -128,7 +150,8 @@ impl<V: Record> ColdMap<V> {
             return None;
         }
         self.forget_read_back();
-        if let Some(entry) = self.hot.remove_entry(id) {
+        let in_memory = self.hot.remove_entry(id);
+        if let Some(entry) = in_memory.or_else(|| self.older.remove_entry(id)) {
             return Some(entry);
         }
         let (id, place) = self.cold.remove_entry(id)?;
@@ -143,7 +166,7 @@ impl<V: Record> ColdMap<V> {
             return;
         }
         self.forget_read_back();
-        if self.hot.remove(id).is_none() {
+        if self.hot.remove(id).is_none() && self.older.remove(id).is_none() {
             self.remove_cold(id);
         }
     }
@@ -182,15 +205,23 @@ impl<V: Record> ColdMap<V> {
         }
     }
 
-    /// Writes every record in memory to one run of the spill file.
-    fn freeze(&mut self) {
+    /// The older generation goes to the spill file and the newer takes its
+    /// place; without a spill file, both stay.
+    fn next_generation(&mut self) {
+        if self.older.is_empty() || self.freeze_older() {
+            self.older = std::mem::take(&mut self.hot);
+        }
+    }
+
+    /// Writes the older generation to one run of the spill file.
+    fn freeze_older(&mut self) -> bool {
         let Some(file) = self.spill.writable() else {
-            return;
+            return false;
         };
         let mut bytes = Vec::new();
-        let mut places = Vec::with_capacity(self.hot.len());
+        let mut places = Vec::with_capacity(self.older.len());
         let run = self.runs.len() as u32;
-        for (id, record) in &self.hot {
+        for (id, record) in &self.older {
             let offset = bytes.len();
             record.pack(&mut Packer::new(&mut bytes, &mut self.tables));
             let len = (bytes.len() - offset) as u32;
@@ -205,11 +236,12 @@ impl<V: Record> ColdMap<V> {
         }
         let Ok(written) = file.write_run(&bytes) else {
             self.spill.stop_writing();
-            return;
+            return false;
         };
         self.runs.push((written, places.len() as u32));
         self.cold.extend(places);
-        self.hot = HashMap::default();
+        self.older = HashMap::default();
+        true
     }
 }
 
@@ -218,54 +250,42 @@ mod tests {
     use super::*;
     use crate::event::Key;
 
-    impl Record for String {
-        fn pack(&self, packer: &mut Packer) {
-            packer.text(self);
-        }
-        fn unpack(unpacker: &mut Unpacker) -> Self {
-            unpacker.text().to_string()
-        }
-    }
-
     fn int(n: i64) -> RequestId {
         RequestId(Key::Int(n))
     }
 
     #[test]
     fn old_records_go_to_the_file_and_read_back() {
-        let mut map = ColdMap::default();
+        let mut map: ColdMap<Box<str>> = ColdMap::default();
         let count = HOT_RECORDS as i64 * 3;
         for n in 0..count {
-            map.insert(int(n), format!("record {n}"));
+            map.insert(int(n), format!("record {n}").into());
         }
-        assert!(
-            map.hot.len() <= HOT_RECORDS && map.cold.len() as i64 >= count - HOT_RECORDS as i64
-        );
+        let in_memory = map.hot.len() + map.older.len();
+        assert!(in_memory <= 2 * HOT_RECORDS + 2 && map.cold.len() + in_memory == count as usize);
         assert_eq!(map.len() as i64, count);
         let (one, two) = (map.get(&int(1)), map.get(&int(2)));
-        assert_eq!(
-            (one.unwrap().as_str(), two.unwrap().as_str()),
-            ("record 1", "record 2")
-        );
+        assert_eq!((&**one.unwrap(), &**two.unwrap()), ("record 1", "record 2"));
         assert!(map.contains_key(&int(count - 1)) && !map.contains_key(&int(count)));
-        assert_eq!(map.remove_entry(&int(1)).unwrap().1, "record 1");
+        assert_eq!(&*map.remove_entry(&int(1)).unwrap().1, "record 1");
         map.remove(&int(2));
         map.insert(int(3), "again".into());
-        assert_eq!(map.get(&int(3)).unwrap(), "again");
+        assert_eq!(&**map.get(&int(3)).unwrap(), "again");
         assert_eq!(map.len() as i64, count - 2);
         assert!(map.get(&int(1)).is_none() && map.get(&int(2)).is_none());
     }
 
     #[test]
     fn a_run_is_freed_with_its_last_record() {
-        let mut map = ColdMap::default();
-        for n in 0..=HOT_RECORDS as i64 {
-            map.insert(int(n), String::new());
+        let mut map: ColdMap<Box<str>> = ColdMap::default();
+        // Two generations: the first goes to the file when the second is full.
+        for n in 0..2 * (HOT_RECORDS as i64 + 1) {
+            map.insert(int(n), Box::default());
         }
         assert_eq!((map.runs.len(), map.hot.len()), (1, 0));
         for n in 0..=HOT_RECORDS as i64 {
             map.remove(&int(n));
         }
-        assert_eq!((map.runs[0].1, map.len()), (0, 0));
+        assert_eq!((map.runs[0].1, map.len()), (0, HOT_RECORDS + 1));
     }
 }

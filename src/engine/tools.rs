@@ -7,6 +7,8 @@
 use std::sync::Arc;
 
 use foldhash::{HashMap, HashSet};
+
+use super::cold::ColdMap;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
@@ -137,8 +139,9 @@ pub struct Tools {
     pending: HashMap<Box<str>, Tool>,
     /// The client's `tools/list` requests that ask for a next page.
     continuations: HashSet<RequestId>,
-    /// The tool each open `tools/call` names.
-    calls: HashMap<RequestId, Box<str>>,
+    /// The tool each open `tools/call` names (a call cancelled and never
+    /// answered stays open: the older ones wait in the spill file).
+    calls: ColdMap<Box<str>>,
     /// Compiled schemas by their text: a schema is compiled once per session.
     compiled: HashMap<Box<str>, Arc<ToolSchema>>,
     /// No rule the engine runs reads the tools: they are not followed.
