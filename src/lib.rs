@@ -28,6 +28,7 @@ pub mod follow;
 pub mod generate;
 pub mod input;
 pub mod lint;
+pub mod memory;
 pub mod packed;
 pub mod progress;
 pub mod protocol;

@@ -216,6 +216,7 @@ impl Linter {
                 report(&self.engine, offset + (start + last.len()) as u64);
             }
         }
+        crate::memory::give_back_free_memory();
     }
 }
 
