@@ -157,6 +157,12 @@ impl<'p> Packer<'p> {
         self.out.extend_from_slice(text.as_bytes());
     }
 
+    /// Text that may be absent: a byte that says whether it is there, then the text.
+    pub fn optional_text(&mut self, text: Option<&str>) {
+        self.byte(text.is_some().into());
+        text.iter().for_each(|text| self.text(text));
+    }
+
     pub fn static_text(&mut self, text: &'static str) {
         let number = self
             .tables
@@ -263,6 +269,10 @@ impl<'u> Unpacker<'u> {
         self.at += len;
         // Written from a `str`: always valid.
         std::str::from_utf8(bytes).unwrap_or_default()
+    }
+
+    pub fn optional_text(&mut self) -> Option<Box<str>> {
+        (self.byte() != 0).then(|| self.text().into())
     }
 
     pub fn static_text(&mut self) -> &'static str {

@@ -178,7 +178,7 @@ impl Cancel {
     pub(super) fn pack(&self, packer: &mut Packer) {
         packer.location(&self.location);
         packer.uint(self.seq);
-        pack_text(packer, self.stream.as_deref());
+        packer.optional_text(self.stream.as_deref());
         packer.byte(self.by_receiver.into());
     }
 
@@ -186,34 +186,24 @@ impl Cancel {
         Cancel {
             location: unpacker.location(),
             seq: unpacker.uint(),
-            stream: unpack_text(unpacker),
+            stream: unpacker.optional_text(),
             by_receiver: unpacker.byte() != 0,
         }
     }
 }
 
-/// Optional text: a byte that says whether it is there, then the text.
-pub(super) fn pack_text(packer: &mut Packer, text: Option<&str>) {
-    packer.byte(text.is_some().into());
-    text.iter().for_each(|text| packer.text(text));
-}
-
-pub(super) fn unpack_text(unpacker: &mut Unpacker) -> Option<Box<str>> {
-    (unpacker.byte() != 0).then(|| unpacker.text().into())
-}
-
 impl Record for AnsweredExtras {
     fn pack(&self, packer: &mut Packer) {
-        pack_text(packer, self.method.as_deref());
-        pack_text(packer, self.response_stream.as_deref());
+        packer.optional_text(self.method.as_deref());
+        packer.optional_text(self.response_stream.as_deref());
         packer.byte(self.cancel.is_some().into());
         self.cancel.iter().for_each(|cancel| cancel.pack(packer));
     }
 
     fn unpack(unpacker: &mut Unpacker) -> Self {
         AnsweredExtras {
-            method: unpack_text(unpacker),
-            response_stream: unpack_text(unpacker),
+            method: unpacker.optional_text(),
+            response_stream: unpacker.optional_text(),
             cancel: (unpacker.byte() != 0).then(|| Box::new(Cancel::unpack(unpacker))),
         }
     }
