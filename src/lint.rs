@@ -12,7 +12,7 @@ use crate::event::Event;
 use crate::input::{OpenedFile, SourceText};
 
 /// Bytes per chunk handed to one decoding task.
-const CHUNK_BYTES: usize = 512 * 1024;
+const CHUNK_BYTES: usize = 256 * 1024;
 
 /// Chunks decoded at once: two per thread, so that a slow one does not
 /// leave threads idle.
@@ -216,7 +216,7 @@ impl Linter {
                 report(&self.engine, offset + (start + last.len()) as u64);
             }
         }
-        crate::memory::give_back_free_memory();
+        crate::memory::give_back_free_memory(bytes.len() as u64);
     }
 }
 
