@@ -122,14 +122,14 @@ fn lint_all_rules(bencher: Bencher) {
 #[divan::bench(sample_count = 3)]
 fn human_many_findings_on_one_line(bencher: Bencher) {
     let trace = unanswered_batch(20_000);
-    let diagnostics = mcp_lint::lint_str(&trace);
+    let diagnostics = mcp_lint::findings::Findings::from_diagnostics(mcp_lint::lint_str(&trace));
     let text = SourceText::Owned(trace.into_bytes());
     let sources = [SourceInfo {
         name: "batch.jsonl".into(),
         text: Some(&text),
     }];
     let report = Report {
-        diagnostics: &diagnostics,
+        findings: &diagnostics,
         sources: &sources,
         stats: Stats::default(),
         files: 1,

@@ -13,6 +13,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::diagnostic::Diagnostic;
+use crate::findings::Findings;
 
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -122,14 +123,18 @@ impl Baseline {
 
     /// This baseline with the entries of the linted files replaced by their
     /// findings now; entries of files this run did not lint are kept.
-    pub fn updated(&self, diagnostics: &[Diagnostic], names: &[String]) -> Baseline {
+    pub fn updated(
+        &self,
+        diagnostics: impl IntoIterator<Item = Diagnostic>,
+        names: &[String],
+    ) -> Baseline {
         let linted: Vec<String> = names.iter().map(|n| file_key(n)).collect();
         let mut counts: BTreeMap<Key, Entry> = BTreeMap::new();
         for entry in self.entries.iter().filter(|e| !linted.contains(&e.file)) {
             counts.insert(entry.key(), entry.clone());
         }
         for d in diagnostics {
-            let key = key(d, names);
+            let key = key(&d, names);
             counts
                 .entry(key.clone())
                 .or_insert_with(|| Entry {
@@ -161,15 +166,15 @@ impl Baseline {
 
     /// Removes the findings the baseline accepts, and returns its stale
     /// entries: those of linted files that matched fewer findings than they count.
-    pub fn suppress(&self, diagnostics: &mut Vec<Diagnostic>, names: &[String]) -> Vec<Entry> {
+    pub fn suppress(&self, diagnostics: &mut Findings, names: &[String]) -> Vec<Entry> {
         let mut left: BTreeMap<Key, usize> =
             self.entries.iter().map(|e| (e.key(), e.count)).collect();
-        diagnostics.retain(|d| match left.get_mut(&key(d, names)) {
+        diagnostics.retain(|d| match left.get_mut(&key(&d, names)) {
             Some(count) if *count > 0 => {
                 *count -= 1;
-                false
+                None
             }
-            _ => true,
+            _ => Some(d.severity),
         });
         let linted: Vec<String> = names.iter().map(|n| file_key(n)).collect();
         self.entries

@@ -12,8 +12,10 @@ use crate::cli::{self, Cli, RuleArgs, EXIT_CLEAN, EXIT_FINDINGS, EXIT_TROUBLE};
 use crate::config::{Config, ConfigError, Resolver};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::engine::{Engine, Stats};
+use crate::findings::Findings;
 use crate::input::{self, InputError, InputPath, SourceText};
 use crate::lint::Linter;
+use crate::packed::PackedFindings;
 use crate::progress::{self, Progress};
 use crate::protocol::Version;
 use crate::report::{Report, SourceInfo};
@@ -91,7 +93,7 @@ struct Plan {
 /// What linting every input produced.
 struct Linted {
     texts: Vec<Option<SourceText>>,
-    diagnostics: Vec<Diagnostic>,
+    diagnostics: Findings,
     stats: Stats,
     /// Inputs read, and inputs that could not be read.
     files: usize,
@@ -185,14 +187,16 @@ fn excluded(cli: &Cli, config: &Config, input: &InputPath) -> bool {
 }
 
 /// Severity overrides, per-file ignores and the policy, each input by its own settings.
-fn apply_settings(plan: &Plan, diagnostics: &mut Vec<Diagnostic>) {
-    diagnostics.retain_mut(|d| {
+fn apply_settings(plan: &Plan, diagnostics: &mut Findings) {
+    diagnostics.retain(|mut d| {
         let source = d.location.source as usize;
         let path = match &plan.inputs[source] {
             InputPath::File(path) => path.as_path(),
             InputPath::Stdin => Path::new(&plan.names[source]),
         };
-        plan.settings[plan.group[source]].keeps(path, d)
+        plan.settings[plan.group[source]]
+            .keeps(path, &mut d)
+            .then_some(d.severity)
     });
 }
 
@@ -232,7 +236,7 @@ fn write_baseline(
             "{shown}: not written, since an input could not be read"
         )));
     }
-    let updated = baseline.updated(&linted.diagnostics, names);
+    let updated = baseline.updated(linted.diagnostics.iter(), names);
     updated
         .save(path)
         .map_err(|e| Usage(format!("{shown}: {e}")))?;
@@ -312,14 +316,14 @@ fn lint_all(cli: &Cli, plan: &Plan) -> Linted {
         .map(|index| lint_input(cli, plan, index, &progress))
         .collect();
     lock(&progress).finish();
-    let findings = results.iter().map(|r| r.diagnostics.len()).sum();
     let mut linted = Linted {
         texts: Vec::with_capacity(results.len()),
-        diagnostics: Vec::new(),
+        diagnostics: Findings::default(),
         stats: Stats::default(),
         files: 0,
         unreadable: 0,
     };
+    let mut packs = Vec::new();
     for (result, name) in results.into_iter().zip(&plan.names) {
         match result.read {
             Ok(()) => {
@@ -336,30 +340,19 @@ fn lint_all(cli: &Cli, plan: &Plan) -> Linted {
             }
         }
         linted.texts.push(result.text);
-        gather(&mut linted.diagnostics, result.diagnostics, findings);
+        packs.extend(result.diagnostics);
         linted.stats.events += result.stats.events;
         linted.stats.sessions += result.stats.sessions;
     }
-    Diagnostic::sort(&mut linted.diagnostics);
+    linted.diagnostics = Findings::new(packs);
     linted
-}
-
-/// Adds the findings of one input to `all`, which will hold `total`. The
-/// first input's are taken as they are, and room for the rest is made once:
-/// growing `all` step by step would hold copies of the findings while it moves them.
-fn gather(all: &mut Vec<Diagnostic>, more: Vec<Diagnostic>, total: usize) {
-    if all.is_empty() {
-        *all = more;
-    } else {
-        all.reserve_exact(total - all.len());
-        all.extend(more);
-    }
 }
 
 /// What linting one input produced, or why it could not be read.
 struct InputLinted {
     text: Option<SourceText>,
-    diagnostics: Vec<Diagnostic>,
+    /// Its findings, packed, in the order found.
+    diagnostics: Vec<PackedFindings>,
     stats: Stats,
     read: std::io::Result<()>,
 }
@@ -378,9 +371,10 @@ fn lint_input(
         lock(&shared).update(index, bytes, engine.stats(), engine.findings());
     }));
     let (text, read) = lint_one(&mut linter, index as u32, &plan.inputs[index]);
-    let (diagnostics, stats) = linter.engine.finish();
+    let (diagnostics, stats) = linter.engine.finish_packed();
     let size = input_size(&plan.inputs[index]);
-    lock(progress).input_done(index, size, stats, diagnostics.len());
+    let found = diagnostics.iter().map(PackedFindings::len).sum();
+    lock(progress).input_done(index, size, stats, found);
     InputLinted {
         text,
         diagnostics,
@@ -462,7 +456,7 @@ fn report(cli: &Cli, linted: &Linted, names: &[String]) -> Result<(), Usage> {
         })
         .collect();
     let report = Report {
-        diagnostics: &linted.diagnostics,
+        findings: &linted.diagnostics,
         sources: &sources,
         stats: linted.stats,
         files: linted.files,
@@ -504,12 +498,12 @@ fn write_to(cli: &Cli, report: &Report, color: bool, out: &mut dyn Write) -> std
 }
 
 fn exit_code(cli: &Cli, plan: &Plan, linted: &Linted) -> u8 {
-    let fails = |d: &Diagnostic| {
-        d.severity >= plan.settings[plan.group[d.location.source as usize]].fail_on
+    let fails = |(source, severity): (u32, Severity)| {
+        severity >= plan.settings[plan.group[source as usize]].fail_on
     };
     if linted.unreadable > 0 {
         EXIT_TROUBLE
-    } else if !cli.exit_zero && linted.diagnostics.iter().any(fails) {
+    } else if !cli.exit_zero && linted.diagnostics.severities().any(fails) {
         EXIT_FINDINGS
     } else {
         EXIT_CLEAN

@@ -83,22 +83,6 @@ struct Details {
     batch_index: Option<u32>,
 }
 
-/// Puts `items[order[i]]` at `i` for every `i`, cycle by cycle, in place;
-/// `order` is spent (each entry becomes its own index once done).
-fn permute<T>(items: &mut [T], order: &mut [usize]) {
-    for start in 0..items.len() {
-        let mut current = start;
-        while order[current] != current {
-            let source = std::mem::replace(&mut order[current], current);
-            if source == start {
-                break;
-            }
-            items.swap(current, source);
-            current = source;
-        }
-    }
-}
-
 impl Details {
     fn pack(&self, packer: &mut Packer) {
         let flags = [
@@ -344,20 +328,6 @@ impl Diagnostic {
         self.batch_index()
             .map(|index| format!("message {} of the batch", index + 1))
     }
-
-    /// The order of the report: by input, line, place in a batch, and the
-    /// order the rules found them in. A stable sort of the findings would
-    /// take a buffer of half their size (50 MB for half a million): their
-    /// order is sorted instead, then each finding is moved into place.
-    pub fn sort(diagnostics: &mut [Diagnostic]) {
-        let key = |d: &Diagnostic| (d.location.source, d.location.line, d.batch_index());
-        if diagnostics.is_sorted_by_key(key) {
-            return;
-        }
-        let mut order: Vec<usize> = (0..diagnostics.len()).collect();
-        order.sort_unstable_by_key(|&index| (key(&diagnostics[index]), index));
-        permute(diagnostics, &mut order);
-    }
 }
 
 #[cfg(test)]
@@ -365,38 +335,6 @@ mod tests {
     use super::*;
     use crate::event::{Key, Location};
     use crate::words::Joined;
-
-    #[test]
-    fn findings_are_sorted_stably_in_place() {
-        let meta = crate::rules::find("duplicate-response")
-            .expect("a rule")
-            .meta;
-        let found = |line: u64, n: i64| {
-            let at = Location {
-                source: (line % 2) as u32,
-                line,
-                offset: 0,
-                len: 0,
-            };
-            Diagnostic::new(meta, None, None, at, words!("{}", n))
-        };
-        // Lines out of order, with ties that must keep the order found.
-        let mut diagnostics: Vec<Diagnostic> =
-            (0..200).map(|n| found((n * 7919 % 37) as u64, n)).collect();
-        let mut expected = diagnostics.clone();
-        expected.sort_by_key(|d| (d.location.source, d.location.line));
-        Diagnostic::sort(&mut diagnostics);
-        let shown = |all: &[Diagnostic]| all.iter().map(|d| format!("{d:?}")).collect::<Vec<_>>();
-        assert_eq!(shown(&diagnostics), shown(&expected));
-    }
-
-    #[test]
-    fn a_permutation_moves_each_item_once_into_place() {
-        let mut items = vec!['a', 'b', 'c', 'd', 'e'];
-        let mut order = vec![2, 0, 1, 4, 3];
-        permute(&mut items, &mut order);
-        assert_eq!(items, ['c', 'a', 'b', 'e', 'd']);
-    }
 
     #[test]
     fn a_packed_finding_unpacks_whole() {

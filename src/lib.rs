@@ -24,9 +24,11 @@ pub mod engine;
 pub mod event;
 pub mod explain;
 pub mod explain_request;
+pub mod findings;
 pub mod follow;
 pub mod generate;
 pub mod input;
+pub mod limits;
 pub mod lint;
 pub mod memory;
 pub mod packed;
@@ -39,6 +41,7 @@ pub mod rule;
 pub mod rules;
 pub mod sanitize;
 pub mod select;
+pub mod spill;
 
 /// Lints one trace held in memory with every rule and returns its
 /// diagnostics, sorted. The input is numbered 0 in the diagnostics.

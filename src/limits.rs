@@ -1,5 +1,6 @@
 //! How much of a long session's past stays in memory: the constants live
-//! with what they limit (retired, answered, cold); tests may set other
+//! with what they limit (the engine's retired, answered and cold records,
+//! the packed findings); tests may set other
 //! numbers on their own thread, here, to push every record out at once and
 //! check that no finding changes.
 
@@ -12,13 +13,26 @@ pub struct Overrides {
     pub resident_pages: Option<usize>,
     /// In place of `cold::HOT_RECORDS`.
     pub hot_records: Option<usize>,
+    /// In place of `packed::SEGMENT_BYTES`.
+    pub segment_bytes: Option<usize>,
 }
 
 #[cfg(test)]
 thread_local! {
     static OVERRIDES: std::cell::Cell<Overrides> = const {
-        std::cell::Cell::new(Overrides { kept_whole: None, resident_pages: None, hot_records: None })
+        std::cell::Cell::new(Overrides {
+            kept_whole: None,
+            resident_pages: None,
+            hot_records: None,
+            segment_bytes: None,
+        })
     };
+}
+
+/// Sets the numbers of this thread's later limits, for a test.
+#[cfg(test)]
+pub fn set_for_test(overrides: Overrides) {
+    OVERRIDES.set(overrides);
 }
 
 /// `constant`, unless a test set another number with `pick` on this thread.
@@ -44,8 +58,8 @@ mod tests {
         let events = crate::decode::decode_chunk(trace.as_bytes(), 0, 0, format).events;
         let mut engine = crate::rules::engine();
         events.iter().for_each(|event| engine.feed(event));
-        OVERRIDES.set(Overrides::default());
         let (diagnostics, _) = engine.finish();
+        OVERRIDES.set(Overrides::default());
         diagnostics.iter().map(|d| format!("{d:?}")).collect()
     }
 
@@ -87,6 +101,16 @@ mod tests {
         ) {
             let overrides = Overrides { kept_whole: Some(0), hot_records: Some(0), ..Overrides::default() };
             same_findings(&bytes, overrides)?;
+        }
+
+        /// Packing findings in small segments, each written to the spill
+        /// file as the next begins, changes no finding.
+        #[test]
+        fn spilled_findings_change_no_finding(
+            bytes in proptest::collection::vec(any::<u8>(), 0..1500),
+            segment_bytes in 1usize..600,
+        ) {
+            same_findings(&bytes, Overrides { segment_bytes: Some(segment_bytes), ..Overrides::default() })?;
         }
     }
 }

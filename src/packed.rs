@@ -15,19 +15,73 @@ use foldhash::HashMap;
 use crate::diagnostic::{Diagnostic, RuleMeta};
 use crate::event::{Key, Location};
 use crate::protocol::{Side, Version};
+use crate::spill::{Run, Spill};
 
 /// Bytes per segment: packed findings are held in segments of this size,
-/// so that holding more never copies what is held.
+/// so that holding more never copies what is held. A full segment goes to
+/// the spill file, so that a long run's findings wait there for the report.
 const SEGMENT_BYTES: usize = 256 * 1024;
+
+/// [`SEGMENT_BYTES`], or the number a test set on its thread.
+fn segment_bytes() -> usize {
+    crate::limits::limit(SEGMENT_BYTES, |o| o.segment_bytes)
+}
+
+/// Bytes read from a spilled segment at once: findings are mostly read in
+/// the order they were packed, so one read serves the next ones too.
+const WINDOW_BYTES: usize = 16 * 1024;
 
 /// Findings packed in bytes, in the order they were added.
 #[derive(Debug, Default)]
 pub struct PackedFindings {
-    segments: Vec<Vec<u8>>,
+    segments: Vec<Segment>,
     count: usize,
     tables: Tables,
     /// Where the finding being packed is written, before it is copied to a segment.
     scratch: Vec<u8>,
+    spill: Spill,
+}
+
+/// A segment of packed findings: in memory while it fills (or when no
+/// spill file can be written), else a run of the spill file.
+#[derive(Debug)]
+enum Segment {
+    Held(Vec<u8>),
+    Spilled(Run),
+}
+
+/// Where one packed finding is: its segment, and its bytes in it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Place {
+    segment: u32,
+    offset: u32,
+    len: u32,
+}
+
+/// The bytes last read from a spilled segment, for the findings after.
+#[derive(Debug, Default)]
+pub struct Window {
+    segment: Option<u32>,
+    start: u32,
+    bytes: Vec<u8>,
+}
+
+impl Drop for PackedFindings {
+    fn drop(&mut self) {
+        if let Some(file) = self.spill.file() {
+            for segment in &self.segments {
+                if let Segment::Spilled(run) = segment {
+                    file.free_run(*run);
+                }
+            }
+        }
+    }
+}
+
+/// A spill file that cannot be read back has lost findings: the report
+/// could not be trusted.
+fn unreadable(e: std::io::Error) -> ! {
+    panic!("the temporary file that holds the findings cannot be read back: {e}")
 }
 
 impl PackedFindings {
@@ -54,34 +108,106 @@ impl PackedFindings {
 
     fn push_scratch(&mut self) {
         let needed = self.scratch.len();
-        let fits = self
-            .segments
-            .last()
-            .is_some_and(|segment| segment.capacity() - segment.len() >= needed);
+        let fits = matches!(self.segments.last(),
+            Some(Segment::Held(bytes)) if bytes.capacity() - bytes.len() >= needed);
         if !fits {
-            self.segments
-                .push(Vec::with_capacity(SEGMENT_BYTES.max(needed)));
+            self.spill_last();
+            let room = segment_bytes().max(needed);
+            self.segments.push(Segment::Held(Vec::with_capacity(room)));
         }
-        if let Some(segment) = self.segments.last_mut() {
-            segment.extend_from_slice(&self.scratch);
+        if let Some(Segment::Held(bytes)) = self.segments.last_mut() {
+            bytes.extend_from_slice(&self.scratch);
         }
         self.count += 1;
     }
 
-    /// Unpacks every finding into `into`, in the order they were packed,
-    /// freeing each segment once it is read.
-    pub fn unpack_into(&mut self, into: &mut Vec<Diagnostic>) {
-        for segment in std::mem::take(&mut self.segments) {
-            let mut unpacker = Unpacker {
-                bytes: &segment,
-                at: 0,
-                tables: &self.tables,
+    /// Writes the last segment, full, to the spill file; it stays in
+    /// memory if it cannot be written.
+    fn spill_last(&mut self) {
+        let Some(Segment::Held(bytes)) = self.segments.last() else {
+            return;
+        };
+        let Some(file) = self.spill.writable() else {
+            return;
+        };
+        match file.write_run(bytes) {
+            Ok(run) => {
+                if let Some(last) = self.segments.last_mut() {
+                    *last = Segment::Spilled(run);
+                }
+            }
+            Err(_) => self.spill.stop_writing(),
+        }
+    }
+
+    /// Every finding's place, in the order they were packed, with the
+    /// finding itself (read once, for what the caller keeps of it).
+    pub fn each(&self, mut visit: impl FnMut(Place, Diagnostic)) {
+        let mut window = Window::default();
+        for (number, segment) in self.segments.iter().enumerate() {
+            let mut place = Place {
+                segment: number as u32,
+                offset: 0,
+                len: 0,
             };
-            while unpacker.at < segment.len() {
-                into.push(Diagnostic::unpack(&mut unpacker));
+            let end = match segment {
+                Segment::Held(bytes) => bytes.len() as u64,
+                Segment::Spilled(run) => run.bytes(),
+            };
+            while u64::from(place.offset) < end {
+                let rest = end - u64::from(place.offset);
+                let bytes = self.bytes_at(place, rest, &mut window);
+                let mut unpacker = Unpacker::new(bytes, &self.tables);
+                let diagnostic = Diagnostic::unpack(&mut unpacker);
+                place.len = unpacker.at as u32;
+                visit(place, diagnostic);
+                place.offset += place.len;
             }
         }
-        self.count = 0;
+    }
+
+    /// The finding at `place`.
+    pub fn get(&self, place: Place, window: &mut Window) -> Diagnostic {
+        let bytes = self.bytes_at(place, place.len.into(), window);
+        Diagnostic::unpack(&mut Unpacker::new(bytes, &self.tables))
+    }
+
+    /// Up to `len` bytes of a segment from `place` on (a spilled one's
+    /// through `window`): at least the whole of a finding that starts there.
+    fn bytes_at<'w>(&'w self, place: Place, len: u64, window: &'w mut Window) -> &'w [u8] {
+        let start = place.offset as usize;
+        let run = match &self.segments[place.segment as usize] {
+            Segment::Held(bytes) => return &bytes[start..],
+            Segment::Spilled(run) => *run,
+        };
+        let cached = window.segment == Some(place.segment)
+            && window.start <= place.offset
+            && u64::from(place.offset - window.start) + len <= window.bytes.len() as u64;
+        if !cached {
+            self.read_window(run, place, len, window);
+        }
+        &window.bytes[(place.offset - window.start) as usize..]
+    }
+
+    /// Reads `len` bytes or more (a window's worth, within the run) of a
+    /// spilled segment from `place` on into `window`.
+    fn read_window(&self, run: Run, place: Place, len: u64, window: &mut Window) {
+        let Some(file) = self.spill.file() else {
+            unreadable(std::io::ErrorKind::NotFound.into());
+        };
+        let rest = run.bytes() - u64::from(place.offset);
+        let wanted = len.max(WINDOW_BYTES as u64).min(rest) as usize;
+        window.bytes.resize(wanted, 0);
+        let read = file.read_run(run, place.offset.into(), &mut window.bytes);
+        read.unwrap_or_else(|e| unreadable(e));
+        (window.segment, window.start) = (Some(place.segment), place.offset);
+    }
+
+    /// Unpacks every finding into `into`, in the order they were packed,
+    /// and empties the pack.
+    pub fn unpack_into(&mut self, into: &mut Vec<Diagnostic>) {
+        self.each(|_, diagnostic| into.push(diagnostic));
+        *self = PackedFindings::default();
     }
 }
 
@@ -322,6 +448,45 @@ impl<'u> Unpacker<'u> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn spilled_findings_read_back_in_any_order() {
+        use crate::limits::{set_for_test, Overrides};
+        let meta = crate::rules::find("duplicate-response")
+            .expect("a rule")
+            .meta;
+        let found = |n: u64| {
+            let at = Location {
+                source: 0,
+                line: n,
+                offset: n * 10,
+                len: 9,
+            };
+            Diagnostic::new(meta, None, None, at, words!("finding {}", n))
+        };
+        set_for_test(Overrides {
+            segment_bytes: Some(100),
+            ..Overrides::default()
+        });
+        let mut pack = PackedFindings::default();
+        pack.pack_from(&mut (0..300).map(found).collect());
+        set_for_test(Overrides::default());
+        let spilled = pack
+            .segments
+            .iter()
+            .filter(|s| matches!(s, Segment::Spilled(_)))
+            .count();
+        assert!(spilled > 20, "{spilled} segments spilled");
+        let mut places = Vec::new();
+        pack.each(|place, d| places.push((place, d.location.line)));
+        let mut window = Window::default();
+        // Backwards, then every third: windows read before never serve another place.
+        let order = places.iter().rev().chain(places.iter().step_by(3));
+        for (place, line) in order {
+            let d = pack.get(*place, &mut window);
+            assert_eq!(format!("{d:?}"), format!("{:?}", found(*line)));
+        }
+    }
 
     #[test]
     fn numbers_and_keys_read_back_as_written() {

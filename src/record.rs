@@ -378,10 +378,10 @@ fn lint_live(
     }
     let (rest, stats) = engine.finish();
     print(rest, &mut found, &mut out);
-    Diagnostic::sort(&mut found);
+    let found = crate::findings::Findings::from_diagnostics(found);
     let sources = [SourceInfo { name, text: None }];
     let report = Report {
-        diagnostics: &found,
+        findings: &found,
         sources: &sources,
         stats,
         files: 1,

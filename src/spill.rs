@@ -1,7 +1,7 @@
 //! Blocks of bytes kept in a temporary file instead of in memory: what a
 //! session must remember to its end but rarely reads again (the answered
-//! requests of long sessions) waits there, so memory stays bounded however
-//! long a session runs.
+//! requests of long sessions), and the findings until the report, wait
+//! there, so memory stays bounded however long a session runs.
 //!
 //! One file serves every session of the process while any of them holds
 //! blocks in it; blocks given back are reused. Reads and writes are
@@ -72,6 +72,11 @@ pub struct Run {
 }
 
 impl Run {
+    /// How many bytes it holds.
+    pub fn bytes(self) -> u64 {
+        self.len
+    }
+
     fn blocks(self) -> u64 {
         self.len.div_ceil(BLOCK_BYTES as u64).max(1)
     }

@@ -17,8 +17,8 @@ use std::collections::VecDeque;
 
 use foldhash::HashMap;
 
-use super::spill::{Block, Spill, BLOCK_BYTES};
 use crate::event::{Key, ProgressToken, RequestId};
+use crate::spill::{Block, Spill, BLOCK_BYTES};
 
 /// Consecutive integer ids per page.
 const PAGE_SLOTS: usize = 256;
@@ -33,7 +33,7 @@ pub const RESIDENT_PAGES: usize = 16;
 
 /// [`RESIDENT_PAGES`], or the number a test set on its thread.
 fn resident_pages() -> usize {
-    super::limits::limit(RESIDENT_PAGES, |o| o.resident_pages)
+    crate::limits::limit(RESIDENT_PAGES, |o| o.resident_pages)
 }
 
 /// Released tokens remembered at least, per side: progress naming a token

@@ -15,16 +15,16 @@ use std::cell::OnceCell;
 use foldhash::HashMap;
 use typed_arena::Arena;
 
-use super::spill::{Run, Spill};
 use crate::event::RequestId;
 use crate::packed::{Packer, Tables, Unpacker};
+use crate::spill::{Run, Spill};
 
 /// Records per generation kept in memory.
 pub const HOT_RECORDS: usize = 512;
 
 /// [`HOT_RECORDS`], or the number a test set on its thread.
 fn hot_records() -> usize {
-    super::limits::limit(HOT_RECORDS, |o| o.hot_records)
+    crate::limits::limit(HOT_RECORDS, |o| o.hot_records)
 }
 
 /// A record that can be packed in bytes.

@@ -12,12 +12,10 @@ pub mod direction;
 pub mod elicitations;
 pub mod facts;
 pub mod lifecycle;
-mod limits;
 pub mod operations;
 pub mod requests;
 mod retired;
 pub mod session;
-mod spill;
 pub mod streams;
 pub mod subscriptions;
 pub mod tasks;
@@ -28,6 +26,7 @@ pub mod tools;
 use foldhash::HashMap;
 
 use crate::diagnostic::Diagnostic;
+use crate::findings::Findings;
 use crate::packed::PackedFindings;
 use compact_str::CompactString;
 
@@ -226,7 +225,14 @@ impl Engine {
     }
 
     /// Ends all sessions and returns the sorted diagnostics.
-    pub fn finish(mut self) -> (Vec<Diagnostic>, Stats) {
+    pub fn finish(self) -> (Vec<Diagnostic>, Stats) {
+        let (packs, stats) = self.finish_packed();
+        (Findings::new(packs).to_vec(), stats)
+    }
+
+    /// Ends all sessions and returns the findings as packed, shard by
+    /// shard: a large run's report unpacks them one at a time ([`Findings`]).
+    pub fn finish_packed(mut self) -> (Vec<PackedFindings>, Stats) {
         let mut sources: Vec<u32> = self
             .shards
             .iter()
@@ -238,9 +244,11 @@ impl Engine {
             self.end_source(source);
         }
         let stats = self.stats();
-        let mut diagnostics = self.take_diagnostics();
-        Diagnostic::sort(&mut diagnostics);
-        (diagnostics, stats)
+        let packs = self.shards.iter_mut().map(|shard| {
+            shard.packed.pack_from(&mut shard.diagnostics);
+            std::mem::take(&mut shard.packed)
+        });
+        (packs.collect(), stats)
     }
 }
 

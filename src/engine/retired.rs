@@ -24,7 +24,7 @@ pub const CANCELLED_KEPT_WHOLE: usize = 4096;
 
 /// [`CANCELLED_KEPT_WHOLE`], or the number a test set on its thread.
 fn kept_whole() -> usize {
-    super::limits::limit(CANCELLED_KEPT_WHOLE, |o| o.kept_whole)
+    crate::limits::limit(CANCELLED_KEPT_WHOLE, |o| o.kept_whole)
 }
 
 /// A cancelled request in compact form.

@@ -29,16 +29,18 @@ const LANE: f64 = 70.0;
 
 pub(super) fn write(report: &Report, out: &mut dyn Sink) -> std::io::Result<()> {
     let nonce = nonce();
-    let timelines = timelines(report);
+    // The page reads the findings several times, by session and by rule.
+    let all = report.findings.to_vec();
+    let timelines = timelines(report, &all);
     let mut page = String::new();
     head(&mut page, &nonce);
-    summary(report, &mut page);
-    filters(report, &mut page);
+    summary(report, &all, &mut page);
+    filters(&all, &mut page);
     for timeline in &timelines {
-        session(report, timeline, &mut page);
+        session(report, &all, timeline, &mut page);
         hand_on(&mut page, out)?;
     }
-    findings(report, &mut page, out)?;
+    findings(report, &all, &mut page, out)?;
     script(&mut page, &nonce);
     hand_on(&mut page, out)
 }
@@ -65,11 +67,10 @@ fn nonce() -> String {
 }
 
 /// The sessions of every input whose text is still at hand.
-fn timelines(report: &Report) -> Vec<Timeline> {
+fn timelines(report: &Report, diagnostics: &[Diagnostic]) -> Vec<Timeline> {
     let mut all = Vec::new();
     for (source, info) in report.sources.iter().enumerate() {
-        let marked = report
-            .diagnostics
+        let marked = diagnostics
             .iter()
             .filter(|d| d.location.source as usize == source)
             .map(|d| d.location.line)
@@ -104,14 +105,14 @@ rect.op{fill:#7a9cc6}rect.op.open{fill:#c9a0a0}.tick{stroke:#234;stroke-width:1.
 path.error{fill:#d00}path.warning{fill:#e90}path.info{fill:#39c}\
 li.finding{margin:.6em 0}table{border-collapse:collapse}td,th{padding:.1em .6em;text-align:left}";
 
-fn summary(report: &Report, page: &mut String) {
+fn summary(report: &Report, diagnostics: &[Diagnostic], page: &mut String) {
     let _ = write!(
         page,
         "<h1>mcp-lint report</h1><p id=\"summary\">{}</p>",
         esc(&report.summary_line())
     );
     let mut by_rule: BTreeMap<(&str, Severity), usize> = BTreeMap::new();
-    for d in report.diagnostics {
+    for d in diagnostics.iter() {
         *by_rule.entry((d.rule.id, d.severity)).or_default() += 1;
     }
     page.push_str("<table id=\"by-rule\"><tr><th>rule</th><th>severity</th><th>findings</th></tr>");
@@ -125,11 +126,9 @@ fn summary(report: &Report, page: &mut String) {
 }
 
 /// The severity, rule and session selects; the script applies them.
-fn filters(report: &Report, page: &mut String) {
-    let rules: std::collections::BTreeSet<&str> =
-        report.diagnostics.iter().map(|d| d.rule.id).collect();
-    let sessions: std::collections::BTreeSet<String> = report
-        .diagnostics
+fn filters(diagnostics: &[Diagnostic], page: &mut String) {
+    let rules: std::collections::BTreeSet<&str> = diagnostics.iter().map(|d| d.rule.id).collect();
+    let sessions: std::collections::BTreeSet<String> = diagnostics
         .iter()
         .map(|d| session_key(d.location.source, d.session.as_deref()))
         .collect();
@@ -154,10 +153,9 @@ fn in_session(d: &Diagnostic, timeline: &Timeline) -> bool {
     d.location.source == timeline.source && d.session.as_deref() == timeline.session.as_deref()
 }
 
-fn session(report: &Report, timeline: &Timeline, page: &mut String) {
+fn session(report: &Report, diagnostics: &[Diagnostic], timeline: &Timeline, page: &mut String) {
     let key = session_key(timeline.source, timeline.session.as_deref());
-    let found: Vec<(usize, &Diagnostic)> = report
-        .diagnostics
+    let found: Vec<(usize, &Diagnostic)> = diagnostics
         .iter()
         .enumerate()
         .filter(|(_, d)| in_session(d, timeline))
@@ -377,10 +375,15 @@ fn marker(index: usize, d: &Diagnostic, timeline: &Timeline, scale: &Scale, page
     );
 }
 
-fn findings(report: &Report, page: &mut String, out: &mut dyn Sink) -> std::io::Result<()> {
+fn findings(
+    report: &Report,
+    diagnostics: &[Diagnostic],
+    page: &mut String,
+    out: &mut dyn Sink,
+) -> std::io::Result<()> {
     let _ = write!(page, "<h2>Findings</h2><ol id=\"findings\">");
     let mut anchored = HashSet::new();
-    for (index, d) in report.diagnostics.iter().enumerate() {
+    for (index, d) in diagnostics.iter().enumerate() {
         let source = &report.sources[d.location.source as usize];
         let _ = write!(
             page,
@@ -414,7 +417,7 @@ fn findings(report: &Report, page: &mut String, out: &mut dyn Sink) -> std::io::
         }
     }
     page.push_str("</ol>\n");
-    if report.diagnostics.len() > MAX_QUOTED {
+    if diagnostics.len() > MAX_QUOTED {
         let _ = write!(
             page,
             "<p>The first {MAX_QUOTED} findings quote their evidence; the human report quotes all.</p>"

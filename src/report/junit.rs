@@ -30,8 +30,10 @@ pub(super) fn xml(text: &str) -> String {
 type Sessions<'a> = BTreeMap<Option<&'a str>, Vec<&'a Diagnostic>>;
 
 pub(super) fn write(report: &Report, out: &mut dyn Sink) -> std::io::Result<()> {
+    // Findings are grouped by input and session, so collected first.
+    let all = report.findings.to_vec();
     let mut inputs: Vec<Sessions> = report.sources.iter().map(|_| Sessions::new()).collect();
-    for d in report.diagnostics {
+    for d in &all {
         inputs[d.location.source as usize]
             .entry(d.session.as_deref())
             .or_default()
@@ -43,7 +45,7 @@ pub(super) fn write(report: &Report, out: &mut dyn Sink) -> std::io::Result<()> 
     writeln!(
         out,
         r#"<testsuites name="mcp-lint" tests="{tests}" failures="{}" errors="{errors}">"#,
-        report.diagnostics.len()
+        all.len()
     )?;
     for (source, sessions) in report.sources.iter().zip(&inputs) {
         write_suite(&source.name, source.text.is_some(), sessions, out)?;

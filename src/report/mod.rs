@@ -1,4 +1,4 @@
-//! Report: diagnostics (already sorted) -> text for people or machines.
+//! Report: findings (in report order) -> text for people or machines.
 //! Each format is one small renderer over the same data.
 
 mod concise;
@@ -13,6 +13,7 @@ mod timeline;
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::engine::Stats;
+use crate::findings::Findings;
 use crate::input::SourceText;
 
 /// Anything a report can be written to.
@@ -57,7 +58,8 @@ pub struct SourceInfo<'a> {
 }
 
 pub struct Report<'a> {
-    pub diagnostics: &'a [Diagnostic],
+    /// Read one at a time: a format that needs them all at once collects them.
+    pub findings: &'a Findings,
     pub sources: &'a [SourceInfo<'a>],
     pub stats: Stats,
     /// Inputs that were read (not counting unreadable ones).
@@ -70,9 +72,9 @@ pub struct Report<'a> {
 
 impl Report<'_> {
     pub fn count(&self, severity: Severity) -> usize {
-        self.diagnostics
-            .iter()
-            .filter(|d| d.severity == severity)
+        self.findings
+            .severities()
+            .filter(|&(_, found)| found == severity)
             .count()
     }
 
@@ -88,7 +90,7 @@ impl Report<'_> {
             0 => String::new(),
             n => format!("; {} could not be read", plural(n, "input")),
         };
-        if self.diagnostics.is_empty() && self.unreadable == 0 {
+        if self.findings.is_empty() && self.unreadable == 0 {
             return format!("No problems found in {scope}.");
         }
         format!(
@@ -102,7 +104,7 @@ impl Report<'_> {
     /// Renders each finding with `render`, in parallel a batch at a time,
     /// and hands the texts to `write` in the findings' order: rendering a
     /// large report takes every core, gives the same text on any number of
-    /// threads, and holds one batch at a time.
+    /// threads, and holds one batch at a time (of findings, and of texts).
     pub(super) fn render_each(
         &self,
         render: impl Fn(&Diagnostic) -> std::io::Result<Vec<u8>> + Sync,
@@ -110,13 +112,17 @@ impl Report<'_> {
     ) -> std::io::Result<()> {
         use rayon::prelude::*;
         const BATCH: usize = 4096;
-        for batch in self.diagnostics.chunks(BATCH) {
+        let mut findings = self.findings.iter();
+        loop {
+            let batch: Vec<Diagnostic> = findings.by_ref().take(BATCH).collect();
+            if batch.is_empty() {
+                return Ok(());
+            }
             let texts: Vec<std::io::Result<Vec<u8>>> = batch.par_iter().map(&render).collect();
             for text in texts {
                 write(&text?)?;
             }
         }
-        Ok(())
     }
 
     /// The summary line and a newline, unless the report is quiet.

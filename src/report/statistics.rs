@@ -7,7 +7,7 @@ use super::{Report, Sink};
 /// One line per rule that reported anything: count, rule id, severity, summary.
 pub fn write(report: &Report, out: &mut dyn Sink) -> std::io::Result<()> {
     let mut counts: BTreeMap<(&str, &str), (usize, &str)> = BTreeMap::new();
-    for d in report.diagnostics {
+    for d in report.findings.iter() {
         let entry = counts
             .entry((d.rule.id, d.severity.as_str()))
             .or_insert((0, d.rule.summary));

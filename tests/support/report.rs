@@ -19,8 +19,9 @@ pub fn write_report(
         name: name.into(),
         text: Some(text),
     }];
+    let findings = mcp_lint::findings::Findings::from_diagnostics(diagnostics.to_vec());
     let report = Report {
-        diagnostics,
+        findings: &findings,
         sources: &sources,
         stats: Stats::default(),
         files: 1,
