@@ -4,7 +4,7 @@
 //! latest records stay in memory, in two generations of up to
 //! [`HOT_RECORDS`]; when the newer is full, the older is packed and written
 //! to the spill file in one run, leaving in memory only where each record
-//! is (about 40 bytes with its id), and the newer takes its place. A record
+//! is (see [`Places`]), and the newer takes its place. A record
 //! that leaves soon (a call answered) never reaches the file.
 //!
 //! A record read back from the file lives in an arena until the map next
@@ -15,6 +15,7 @@ use std::cell::OnceCell;
 use foldhash::HashMap;
 use typed_arena::Arena;
 
+use super::places::{Place, Places};
 use crate::event::RequestId;
 use crate::packed::{Packer, Tables, Unpacker};
 use crate::spill::{Run, Spill};
@@ -49,7 +50,7 @@ pub struct ColdMap<V> {
     /// The newer generation in memory, and the older.
     hot: HashMap<RequestId, V>,
     older: HashMap<RequestId, V>,
-    cold: HashMap<RequestId, Place>,
+    cold: Places,
     /// The runs of the spill file that hold records, with how many of
     /// their records are still in `cold`.
     runs: Vec<(Run, u32)>,
@@ -60,20 +61,12 @@ pub struct ColdMap<V> {
     read_back: OnceCell<Arena<V>>,
 }
 
-/// Where a cold record is: its run (an index in `runs`), and its bytes in it.
-#[derive(Debug, Clone, Copy)]
-struct Place {
-    run: u32,
-    offset: u32,
-    len: u32,
-}
-
 impl<V> Default for ColdMap<V> {
     fn default() -> Self {
         ColdMap {
             hot: HashMap::default(),
             older: HashMap::default(),
-            cold: HashMap::default(),
+            cold: Places::default(),
             runs: Vec::new(),
             spill: Spill::default(),
             tables: Tables::default(),
@@ -117,9 +110,7 @@ impl<V: Record> ColdMap<V> {
 
     pub fn contains_key(&self, id: &RequestId) -> bool {
         !self.is_empty()
-            && (self.hot.contains_key(id)
-                || self.older.contains_key(id)
-                || self.cold.contains_key(id))
+            && (self.hot.contains_key(id) || self.older.contains_key(id) || self.cold.contains(id))
     }
 
     pub fn get(&self, id: &RequestId) -> Option<&V> {
@@ -131,7 +122,7 @@ impl<V: Record> ColdMap<V> {
         }
         let place = self.cold.get(id)?;
         let read_back = self.read_back.get_or_init(Arena::new);
-        Some(read_back.alloc(self.read(*place)))
+        Some(read_back.alloc(self.read(place)))
     }
 
     pub fn insert(&mut self, id: RequestId, record: V) {
@@ -154,10 +145,10 @@ impl<V: Record> ColdMap<V> {
         if let Some(entry) = in_memory.or_else(|| self.older.remove_entry(id)) {
             return Some(entry);
         }
-        let (id, place) = self.cold.remove_entry(id)?;
+        let place = self.cold.remove(id)?;
         let record = self.read(place);
         self.release(place);
-        Some((id, record))
+        Some((id.clone(), record))
     }
 
     /// Forgets the record of `id`, if there is one, without reading it.
@@ -221,7 +212,10 @@ impl<V: Record> ColdMap<V> {
         let mut bytes = Vec::new();
         let mut places = Vec::with_capacity(self.older.len());
         let run = self.runs.len() as u32;
-        for (id, record) in &self.older {
+        // In the order of their ids, as `Places` indexes a run.
+        let mut older: Vec<(&RequestId, &V)> = self.older.iter().collect();
+        older.sort_unstable_by_key(|(id, _)| *id);
+        for (id, record) in older {
             let offset = bytes.len();
             record.pack(&mut Packer::new(&mut bytes, &mut self.tables));
             let len = (bytes.len() - offset) as u32;
@@ -239,7 +233,7 @@ impl<V: Record> ColdMap<V> {
             return false;
         };
         self.runs.push((written, places.len() as u32));
-        self.cold.extend(places);
+        self.cold.add_run(run, places);
         self.older = HashMap::default();
         true
     }

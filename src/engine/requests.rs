@@ -1,14 +1,13 @@
 //! Requests and ids, progress tokens and cancellations, per direction: what
 //! one side has issued, and how far it has provably read the other side.
 
-use std::collections::VecDeque;
-
 use foldhash::HashMap;
 
 use crate::event::{Location, Method, ProgressToken, RequestId};
 
 use super::answered::{IdBook, ReleasedTokens};
 use super::cold::{ColdMap, Record};
+use super::id_queue::IdQueue;
 use super::operations::{InputRound, ModernRequest, OperationKey};
 use super::retired::RetiredRequests;
 use crate::packed::{Packer, Unpacker};
@@ -392,7 +391,7 @@ pub struct Registry {
     pub untracked: Option<(Location, u64)>,
     /// This side's cancelled requests still in `open` (a late answer may
     /// come), oldest cancellation first; ids answered since are skipped.
-    cancelled: VecDeque<RequestId>,
+    cancelled: IdQueue,
     /// How many requests in `open` are cancelled ones: they do not count
     /// against the running requests followed.
     cancelled_open: usize,
