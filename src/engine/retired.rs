@@ -20,7 +20,7 @@ use crate::packed::{Packer, Unpacker};
 
 /// Cancelled requests kept whole per side, the latest ones: the ones whose
 /// late messages are the likeliest, and all of them on a normal trace.
-pub const CANCELLED_KEPT_WHOLE: usize = 4096;
+pub const CANCELLED_KEPT_WHOLE: usize = 512;
 
 /// [`CANCELLED_KEPT_WHOLE`], or the number a test set on its thread.
 fn kept_whole() -> usize {
