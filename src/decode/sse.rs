@@ -5,6 +5,8 @@
 //! browser, a final event without its blank line is kept: a captured stream
 //! that was cut off still carries the messages it delivered.
 
+use std::borrow::Cow;
+
 use nom::branch::alt;
 use nom::bytes::complete::{tag, take_till};
 use nom::combinator::{eof, value};
@@ -13,10 +15,11 @@ use nom::Parser;
 
 /// One dispatched event.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SseEvent {
+pub struct SseEvent<'a> {
     /// The `event` field; `None` means the default type, `message`.
     pub event: Option<String>,
-    pub data: String,
+    /// Borrowed from the body when one `data` line holds it all.
+    pub data: Cow<'a, str>,
     pub id: Option<String>,
     /// The event has an `id:` line of its own (the id is not carried over).
     pub own_id: bool,
@@ -60,11 +63,11 @@ pub fn has_field_lines(body: &str) -> bool {
 }
 
 /// Parses a whole body into its events.
-pub fn parse(body: &str) -> Vec<SseEvent> {
+pub fn parse(body: &str) -> Vec<SseEvent<'_>> {
     let mut events = Vec::new();
     let mut pending = SseEvent {
         event: None,
-        data: String::new(),
+        data: Cow::Borrowed(""),
         id: None,
         own_id: false,
         retry: None,
@@ -85,7 +88,7 @@ pub fn parse(body: &str) -> Vec<SseEvent> {
                     &mut pending,
                     SseEvent {
                         event: None,
-                        data: String::new(),
+                        data: Cow::Borrowed(""),
                         id,
                         own_id: false,
                         retry: None,
@@ -107,11 +110,13 @@ pub fn parse(body: &str) -> Vec<SseEvent> {
             started = true;
         }
         match field(text) {
+            ("data", value) if has_data => {
+                let data = pending.data.to_mut();
+                data.push('\n');
+                data.push_str(value);
+            }
             ("data", value) => {
-                if has_data {
-                    pending.data.push('\n');
-                }
-                pending.data.push_str(value);
+                pending.data = Cow::Borrowed(value);
                 has_data = true;
             }
             ("event", value) => pending.event = Some(value.to_string()),
@@ -167,6 +172,14 @@ mod tests {
             "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}"
         ));
         assert!(!has_field_lines("<html>\n<body>data: 502</body>\n</html>"));
+    }
+
+    #[test]
+    fn one_data_line_is_borrowed_and_several_are_joined() {
+        let events = parse("data: {\"a\":1}\n\ndata: one\ndata: two\n\ndata:\n\n");
+        assert!(matches!(events[0].data, Cow::Borrowed("{\"a\":1}")));
+        assert!(matches!(&events[1].data, Cow::Owned(joined) if joined == "one\ntwo"));
+        assert!(matches!(events[2].data, Cow::Borrowed("")));
     }
 
     #[test]
