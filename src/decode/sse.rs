@@ -1,4 +1,4 @@
-//! `text/event-stream` bodies (WHATWG server-sent events), parsed with nom.
+//! `text/event-stream` bodies (WHATWG server-sent events).
 //!
 //! Lines end with CRLF, LF or CR. `data` lines of one event are joined with
 //! LF; `:` starts a comment; a blank line dispatches the event. Unlike a
@@ -6,12 +6,6 @@
 //! that was cut off still carries the messages it delivered.
 
 use std::borrow::Cow;
-
-use nom::branch::alt;
-use nom::bytes::complete::{tag, take_till};
-use nom::combinator::{eof, value};
-use nom::IResult;
-use nom::Parser;
 
 /// One dispatched event.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,21 +22,16 @@ pub struct SseEvent<'a> {
     pub offset: usize,
 }
 
-fn line_end(input: &str) -> IResult<&str, ()> {
-    alt((
-        value((), tag("\r\n")),
-        value((), tag("\n")),
-        value((), tag("\r")),
-        value((), eof),
-    ))
-    .parse(input)
-}
-
-/// One line, without its terminator.
-fn line(input: &str) -> IResult<&str, &str> {
-    let (rest, text) = take_till(|c| c == '\r' || c == '\n').parse(input)?;
-    let (rest, ()) = line_end(rest)?;
-    Ok((rest, text))
+/// The first line of `input`, without its terminator, and what follows it.
+fn line(input: &str) -> (&str, &str) {
+    let Some(end) = memchr::memchr2(b'\r', b'\n', input.as_bytes()) else {
+        return (input, "");
+    };
+    let terminator = match input.as_bytes()[end..].starts_with(b"\r\n") {
+        true => 2,
+        false => 1,
+    };
+    (&input[..end], &input[end + terminator..])
 }
 
 /// Splits a field line into name and value (one leading space is dropped).
@@ -78,7 +67,7 @@ pub fn parse(body: &str) -> Vec<SseEvent<'_>> {
     let mut rest = body;
     while !rest.is_empty() {
         let at = body.len() - rest.len();
-        let Ok((next, text)) = line(rest) else { break };
+        let (text, next) = line(rest);
         rest = next;
         if text.is_empty() {
             if has_data {
