@@ -28,7 +28,8 @@ pub(crate) enum Reading {
     /// All of it, for its events.
     Whole,
     /// Enough for its outline ([`Exchange::outline`]): a reader may leave
-    /// out a response that holds no request.
+    /// out a response that holds no request, and what only the events
+    /// carry (the headers rules read, the URL's path and target).
     Outline,
 }
 
