@@ -28,7 +28,8 @@ pub(crate) enum Reading {
     /// All of it, for its events.
     Whole,
     /// Enough for its outline ([`Exchange::outline`]): a reader may leave
-    /// out a response that holds no request.
+    /// out a response that holds no request, and what only the events
+    /// carry (the headers rules read, the URL's path and target).
     Outline,
 }
 
@@ -239,8 +240,8 @@ impl Ord for Due {
 
 /// Decodes the entries of `schedule` in its order, batch by batch, and
 /// gives `ordered` their events in timestamp order: an event is taken once
-/// no entry still to decode can have an earlier one. The sink is flushed
-/// while each batch decodes.
+/// no entry still to decode can have an earlier one. While a batch decodes,
+/// the events due before its first are put in order and the sink flushed.
 fn second_pass<'a, R: ReadEntry<'a>>(
     capture: &Capture<'a, '_, R>,
     lines: &LineIndex,
@@ -255,27 +256,35 @@ fn second_pass<'a, R: ReadEntry<'a>>(
     }
     let mut due: BinaryHeap<Reverse<Due>> = BinaryHeap::new();
     let (mut next, mut done_upto) = (0, 0);
-    loop {
-        let earliest = due.peek().map(|Reverse(Due(at, _))| *at);
-        if next < schedule.len() && earliest.is_none_or(|at| schedule[next] < at) {
-            let batch = &schedule[next..(next + capture.batch).min(schedule.len())];
-            let sink = &mut *ordered.sink;
-            let (decoded, ()) = rayon::join(
-                || -> Vec<Vec<Due>> {
-                    batch
-                        .par_iter()
-                        .map(|first| located_events(capture, lines, first.entry))
-                        .collect()
-                },
-                || sink.flush(),
-            );
-            due.extend(decoded.into_iter().flatten().map(Reverse));
-            next += batch.len();
-            if floor[next] > done_upto {
-                release(done_upto..floor[next]);
-                done_upto = floor[next];
-            }
-            continue;
+    for batch in schedule.chunks(capture.batch) {
+        let (decoded, ()) = rayon::join(
+            || -> Vec<Vec<Due>> {
+                batch
+                    .par_iter()
+                    .map(|first| located_events(capture, lines, first.entry))
+                    .collect()
+            },
+            || {
+                take_due(&mut due, Some(batch[0]), ordered);
+                ordered.sink.flush();
+            },
+        );
+        due.extend(decoded.into_iter().flatten().map(Reverse));
+        next += batch.len();
+        if floor[next] > done_upto {
+            release(done_upto..floor[next]);
+            done_upto = floor[next];
+        }
+    }
+    take_due(&mut due, None, ordered);
+}
+
+/// Gives `ordered` the events of `due` that stand before `before` (all of
+/// them without it), earliest first.
+fn take_due(due: &mut BinaryHeap<Reverse<Due>>, before: Option<Position>, ordered: &mut Ordered) {
+    while let Some(Reverse(Due(at, _))) = due.peek() {
+        if before.is_some_and(|before| before < *at) {
+            break;
         }
         let Some(Reverse(Due(at, event))) = due.pop() else {
             break;

@@ -162,8 +162,12 @@ static UNICODE_ESCAPE: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
 /// escapes are well formed; only a `\u` can name a lone surrogate).
 fn raw_may_hold_request(raw: &RawValue) -> bool {
     let text = raw.get().as_bytes();
-    UNICODE_ESCAPE.find(text).is_some()
-        || (ESCAPED_METHOD.find(text).is_some() && ESCAPED_ID.find(text).is_some())
+    UNICODE_ESCAPE.find(text).is_some() || names_method_and_id(text)
+}
+
+/// Whether escaped JSON text has both a `"method"` and an `"id"` member name.
+fn names_method_and_id(text: &[u8]) -> bool {
+    ESCAPED_METHOD.find(text).is_some() && ESCAPED_ID.find(text).is_some()
 }
 
 /// Like [`raw_may_hold_request`], for an SSE body: a request is the data
@@ -171,18 +175,16 @@ fn raw_may_hold_request(raw: &RawValue) -> bool {
 /// blank lines.
 fn raw_sse_may_hold_request(raw: &RawValue) -> bool {
     let text = raw.get().as_bytes();
+    // No part names both where the whole does not.
     UNICODE_ESCAPE.find(text).is_some()
-        || between_blank_lines(text)
-            .iter()
-            .any(|part| ESCAPED_METHOD.find(part).is_some() && ESCAPED_ID.find(part).is_some())
+        || (names_method_and_id(text) && any_between_blank_lines(text, names_method_and_id))
 }
 
-/// The parts of a JSON string without `\u` escapes that its blank lines
-/// separate, as [`super::sse::parse`] reads lines: a line ends with CR LF,
-/// LF or CR, each written as an escape (`\r`, `\n`), so two line ends in
-/// a row (LF LF, CR CR, LF CR) make a blank line.
-fn between_blank_lines(text: &[u8]) -> Vec<&[u8]> {
-    let mut parts = Vec::new();
+/// Whether `holds` is true of a part of a JSON string without `\u` escapes
+/// that its blank lines separate, as [`super::sse::parse`] reads lines: a
+/// line ends with CR LF, LF or CR, each written as an escape (`\r`, `\n`),
+/// so two line ends in a row (LF LF, CR CR, LF CR) make a blank line.
+fn any_between_blank_lines(text: &[u8], holds: impl Fn(&[u8]) -> bool) -> bool {
     let (mut part_start, mut from) = (0, 0);
     // The end of the last line end's escape, and which it was.
     let mut last_line_end: Option<(usize, u8)> = None;
@@ -196,15 +198,16 @@ fn between_blank_lines(text: &[u8]) -> Vec<&[u8]> {
                 end == at && matches!((before, escaped), (b'n', b'n' | b'r') | (b'r', b'r'))
             });
             if blank {
-                parts.push(&text[part_start..at]);
+                if holds(&text[part_start..at]) {
+                    return true;
+                }
                 part_start = at;
             }
             last_line_end = Some((at + 2, escaped));
         }
         from = at + 2;
     }
-    parts.push(&text[part_start..]);
-    parts
+    holds(&text[part_start..])
 }
 
 /// Whether the outline can leave out the response: no part of it can hold
@@ -311,9 +314,15 @@ fn exchange<'a>(
             "entry {number}: the request \"url\" is not a string"
         ))
     })?;
-    let path = url_path(&url);
-    let kept = |headers: &[Header]| {
-        kept_headers(headers.iter().map(|h| (h.name.as_ref(), h.value.as_ref())))
+    // Only the events name the exchange and carry the headers rules read.
+    let for_events = reading == Reading::Whole;
+    let (path, target) = match for_events {
+        true => (url_path(&url), url_target(&url)),
+        false => Default::default(),
+    };
+    let kept = |headers: &[Header]| match for_events {
+        true => kept_headers(headers.iter().map(|h| (h.name.as_ref(), h.value.as_ref()))),
+        false => Vec::new(),
     };
     let request_body = body(entry.request.post_data.as_ref())?;
     let response_body = match leave_out_response {
@@ -330,7 +339,7 @@ fn exchange<'a>(
         number,
         method: entry.request.method.clone(),
         path,
-        target: url_target(&url),
+        target,
         request_headers: kept(request_headers),
         response_headers: kept(response_headers),
         started_ms,

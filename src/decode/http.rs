@@ -170,7 +170,7 @@ impl Exchange<'_> {
     }
 
     /// The events of an SSE response body.
-    fn sse_events(&self) -> Vec<sse::SseEvent> {
+    fn sse_events(&self) -> Vec<sse::SseEvent<'_>> {
         match &self.response_body {
             Some(body) if self.is_sse() => sse::parse(&body.text),
             _ => Vec::new(),
@@ -191,7 +191,7 @@ impl Exchange<'_> {
     fn response_parts<'b>(
         &'b self,
         times: &Times,
-        sse_events: &'b [sse::SseEvent],
+        sse_events: &'b [sse::SseEvent<'b>],
     ) -> Vec<Part<'b>> {
         let mut parts = Vec::new();
         if let Some(messages) = &self.sse_messages {
@@ -211,7 +211,7 @@ impl Exchange<'_> {
                     if is_message && !sse_event.data.trim().is_empty() {
                         parts.push(Part::Messages {
                             body: Body {
-                                text: Cow::Borrowed(&sse_event.data),
+                                text: Cow::Borrowed(sse_event.data.as_ref()),
                                 offset: body.offset,
                             },
                             from: Side::Server,
@@ -406,7 +406,7 @@ impl Exchange<'_> {
 
     /// The exchange's HTTP facts, with what its request body holds
     /// (`request_events`).
-    fn http(&self, request_events: &[Timed], sse_events: &[sse::SseEvent]) -> HttpExchange {
+    fn http(&self, request_events: &[Timed], sse_events: &[sse::SseEvent<'_>]) -> HttpExchange {
         let mut http = HttpExchange {
             method: self.method.as_ref().into(),
             status: self.status.filter(|s| *s > 0),
@@ -431,7 +431,7 @@ impl Exchange<'_> {
             endpoint_data: sse_events
                 .iter()
                 .find(|e| e.event.as_deref() == Some("endpoint"))
-                .map(|e| e.data.as_str().into()),
+                .map(|e| e.data.as_ref().into()),
             target: self.target.as_str().into(),
             request_headers: self.request_headers.clone(),
             response_headers: self.response_headers.clone(),
@@ -558,7 +558,7 @@ fn note_error_code(out: &mut [Timed], streamed: bool) {
 }
 
 /// What rules read of an SSE event besides its data.
-fn sse_mark(event: &sse::SseEvent) -> SseMark {
+fn sse_mark(event: &sse::SseEvent<'_>) -> SseMark {
     let data = event.data.trim();
     let data = match () {
         _ if data.is_empty() => SseData::Empty,

@@ -206,8 +206,70 @@ pub(crate) fn string_of(raw: &RawValue) -> Option<Cow<'_, str>> {
     // methods and names are read without a parser.
     match memchr::memchr(b'\\', inside.as_bytes()) {
         None => Some(Cow::Borrowed(inside)),
-        Some(_) => serde_json::from_str::<Cow<str>>(text).ok(),
+        Some(_) => unescape(inside).map(Cow::Owned),
     }
+}
+
+/// The value of a JSON string's contents, as serde_json reads it (`None`
+/// for a `\u` escape that is a lone surrogate), built in one copy: bodies
+/// that are JSON inside JSON strings hold an escape every few bytes. The
+/// contents come from a parsed document, so every other escape is well
+/// formed; anything else also gives `None`, never a panic.
+fn unescape(escaped: &str) -> Option<String> {
+    let bytes = escaped.as_bytes();
+    let mut value = String::with_capacity(escaped.len());
+    let mut from = 0;
+    while let Some(found) = memchr::memchr(b'\\', &bytes[from..]) {
+        let at = from + found;
+        value.push_str(&escaped[from..at]);
+        let (unescaped, len) = escape_at(bytes, at)?;
+        value.push(unescaped);
+        from = at + len;
+    }
+    value.push_str(&escaped[from..]);
+    Some(value)
+}
+
+/// The character that the escape starting at `at` stands for, and the
+/// escape's length.
+fn escape_at(bytes: &[u8], at: usize) -> Option<(char, usize)> {
+    let simple = match *bytes.get(at + 1)? {
+        b'"' => '"',
+        b'\\' => '\\',
+        b'/' => '/',
+        b'b' => '\u{8}',
+        b'f' => '\u{c}',
+        b'n' => '\n',
+        b'r' => '\r',
+        b't' => '\t',
+        b'u' => return unicode_escape_at(bytes, at),
+        _ => return None,
+    };
+    Some((simple, 2))
+}
+
+/// A `\u` escape at `at`: one code point, or a surrogate pair of two escapes.
+fn unicode_escape_at(bytes: &[u8], at: usize) -> Option<(char, usize)> {
+    const LEADING: std::ops::Range<u32> = 0xD800..0xDC00;
+    const TRAILING: std::ops::Range<u32> = 0xDC00..0xE000;
+    let first = hex_escape_at(bytes, at)?;
+    if !LEADING.contains(&first) {
+        // A lone trailing surrogate is no char either.
+        return char::from_u32(first).map(|c| (c, 6));
+    }
+    let second = hex_escape_at(bytes, at + 6).filter(|n| TRAILING.contains(n))?;
+    char::from_u32(0x10000 + ((first - LEADING.start) << 10) + (second - TRAILING.start))
+        .map(|c| (c, 12))
+}
+
+/// The number a `\uXXXX` escape at `at` spells.
+fn hex_escape_at(bytes: &[u8], at: usize) -> Option<u32> {
+    let escape = bytes.get(at..at + 6)?;
+    let digits = escape.strip_prefix(b"\\u")?;
+    digits.iter().try_fold(0, |n, &digit| {
+        let value = (digit as char).to_digit(16)?;
+        Some(n * 16 + value)
+    })
 }
 
 /// A string-or-integer key, or the kind of value found instead.
@@ -571,6 +633,52 @@ fn batch_shape(messages: &[Message]) -> Batch {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What serde_json reads from a JSON string, for `string_of` to match.
+    fn serde_string_of(text: &str) -> Option<String> {
+        serde_json::from_str::<String>(text).ok()
+    }
+
+    #[test]
+    fn strings_unescape_as_serde_json_reads_them() {
+        let texts = [
+            r#""plain""#,
+            r#""""#,
+            r#""\"\\\/\b\f\n\r\t""#,
+            r#""{\"jsonrpc\":\"2.0\",\"id\":1}\r\n\r\n""#,
+            r#""caf\u00e9 \u2603 \u0000 end""#,
+            r#""pair \ud83d\ude00 and \uD83D\uDE00""#,
+            r#""lone leading \uD800""#,
+            r#""lone leading then text \uD800x""#,
+            r#""leading then escape \uD800\n""#,
+            r#""leading then leading \uD800\uD800""#,
+            r#""lone trailing \uDC00""#,
+            r#""ends with an escape\\""#,
+            "\"raw ünïcödé and \\u00fc\"",
+        ];
+        for text in texts {
+            let raw: &RawValue = serde_json::from_str(text).unwrap();
+            assert_eq!(
+                string_of(raw).map(Cow::into_owned),
+                serde_string_of(text),
+                "{text}"
+            );
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_string_unescapes_as_serde_json_reads_it(
+            parts in proptest::collection::vec(proptest::sample::select(vec![
+                "a", "é", "\\\"", "\\\\", "\\/", "\\b", "\\f", "\\n", "\\r", "\\t",
+                "\\u0041", "\\u00E9", "\\uD83D", "\\uDE00", "\\udbff", "\\udfff", "\\u0000",
+            ]), 0..12)
+        ) {
+            let text = format!("\"{}\"", parts.concat());
+            let raw: &RawValue = serde_json::from_str(&text).unwrap();
+            proptest::prop_assert_eq!(string_of(raw).map(Cow::into_owned), serde_string_of(&text));
+        }
+    }
 
     fn parse(text: &str) -> Message {
         let raw: OneOrBatch = serde_json::from_str(text).unwrap();

@@ -143,7 +143,7 @@ fn messages_of(from: Side, bytes: &[u8], column: usize) -> Result<Vec<Message>, 
             .into_iter()
             .find(|e| e.event.as_deref().unwrap_or("message") == "message")
         {
-            Some(event) => event.data,
+            Some(event) => event.data.into_owned(),
             None => return Ok(Vec::new()),
         },
     };

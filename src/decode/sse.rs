@@ -1,22 +1,19 @@
-//! `text/event-stream` bodies (WHATWG server-sent events), parsed with nom.
+//! `text/event-stream` bodies (WHATWG server-sent events).
 //!
 //! Lines end with CRLF, LF or CR. `data` lines of one event are joined with
 //! LF; `:` starts a comment; a blank line dispatches the event. Unlike a
 //! browser, a final event without its blank line is kept: a captured stream
 //! that was cut off still carries the messages it delivered.
 
-use nom::branch::alt;
-use nom::bytes::complete::{tag, take_till};
-use nom::combinator::{eof, value};
-use nom::IResult;
-use nom::Parser;
+use std::borrow::Cow;
 
 /// One dispatched event.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SseEvent {
+pub struct SseEvent<'a> {
     /// The `event` field; `None` means the default type, `message`.
     pub event: Option<String>,
-    pub data: String,
+    /// Borrowed from the body when one `data` line holds it all.
+    pub data: Cow<'a, str>,
     pub id: Option<String>,
     /// The event has an `id:` line of its own (the id is not carried over).
     pub own_id: bool,
@@ -25,21 +22,16 @@ pub struct SseEvent {
     pub offset: usize,
 }
 
-fn line_end(input: &str) -> IResult<&str, ()> {
-    alt((
-        value((), tag("\r\n")),
-        value((), tag("\n")),
-        value((), tag("\r")),
-        value((), eof),
-    ))
-    .parse(input)
-}
-
-/// One line, without its terminator.
-fn line(input: &str) -> IResult<&str, &str> {
-    let (rest, text) = take_till(|c| c == '\r' || c == '\n').parse(input)?;
-    let (rest, ()) = line_end(rest)?;
-    Ok((rest, text))
+/// The first line of `input`, without its terminator, and what follows it.
+fn line(input: &str) -> (&str, &str) {
+    let Some(end) = memchr::memchr2(b'\r', b'\n', input.as_bytes()) else {
+        return (input, "");
+    };
+    let terminator = match input.as_bytes()[end..].starts_with(b"\r\n") {
+        true => 2,
+        false => 1,
+    };
+    (&input[..end], &input[end + terminator..])
 }
 
 /// Splits a field line into name and value (one leading space is dropped).
@@ -60,11 +52,11 @@ pub fn has_field_lines(body: &str) -> bool {
 }
 
 /// Parses a whole body into its events.
-pub fn parse(body: &str) -> Vec<SseEvent> {
+pub fn parse(body: &str) -> Vec<SseEvent<'_>> {
     let mut events = Vec::new();
     let mut pending = SseEvent {
         event: None,
-        data: String::new(),
+        data: Cow::Borrowed(""),
         id: None,
         own_id: false,
         retry: None,
@@ -75,7 +67,7 @@ pub fn parse(body: &str) -> Vec<SseEvent> {
     let mut rest = body;
     while !rest.is_empty() {
         let at = body.len() - rest.len();
-        let Ok((next, text)) = line(rest) else { break };
+        let (text, next) = line(rest);
         rest = next;
         if text.is_empty() {
             if has_data {
@@ -85,7 +77,7 @@ pub fn parse(body: &str) -> Vec<SseEvent> {
                     &mut pending,
                     SseEvent {
                         event: None,
-                        data: String::new(),
+                        data: Cow::Borrowed(""),
                         id,
                         own_id: false,
                         retry: None,
@@ -107,11 +99,13 @@ pub fn parse(body: &str) -> Vec<SseEvent> {
             started = true;
         }
         match field(text) {
+            ("data", value) if has_data => {
+                let data = pending.data.to_mut();
+                data.push('\n');
+                data.push_str(value);
+            }
             ("data", value) => {
-                if has_data {
-                    pending.data.push('\n');
-                }
-                pending.data.push_str(value);
+                pending.data = Cow::Borrowed(value);
                 has_data = true;
             }
             ("event", value) => pending.event = Some(value.to_string()),
@@ -167,6 +161,14 @@ mod tests {
             "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}"
         ));
         assert!(!has_field_lines("<html>\n<body>data: 502</body>\n</html>"));
+    }
+
+    #[test]
+    fn one_data_line_is_borrowed_and_several_are_joined() {
+        let events = parse("data: {\"a\":1}\n\ndata: one\ndata: two\n\ndata:\n\n");
+        assert!(matches!(events[0].data, Cow::Borrowed("{\"a\":1}")));
+        assert!(matches!(&events[1].data, Cow::Owned(joined) if joined == "one\ntwo"));
+        assert!(matches!(events[2].data, Cow::Borrowed("")));
     }
 
     #[test]
