@@ -5,7 +5,7 @@
 use rayon::prelude::*;
 
 use crate::decode::{
-    decode_chunk, detect, read_input, stream_document, DecodedChunk, EventSink, Format,
+    decode_chunk_into, detect, read_input, stream_document, DecodedChunk, EventSink, Format,
 };
 use crate::engine::Engine;
 use crate::event::Event;
@@ -40,13 +40,14 @@ pub struct Linter {
 }
 
 /// One input's progress through the pipeline: its number, format, the
-/// number of lines already handed to the engine, and the chunks decoded but
-/// not yet fed to it.
+/// number of lines already handed to the engine, the chunks decoded but
+/// not yet fed to it, and the vectors of events fed, for the next chunks.
 struct Cursor {
     source: u32,
     format: Format,
     lines_before: u64,
     pending: Vec<DecodedChunk>,
+    spare: SpareEvents,
 }
 
 impl Cursor {
@@ -56,7 +57,35 @@ impl Cursor {
             format,
             lines_before: 0,
             pending: Vec::new(),
+            spare: SpareEvents::default(),
         }
+    }
+}
+
+/// Vectors of events already fed, emptied, for the chunks still to decode:
+/// allocating and freeing one per chunk would have the allocator fault in
+/// fresh pages (or keep freed ones) for every batch.
+#[derive(Default)]
+struct SpareEvents(std::sync::Mutex<Vec<Vec<Event>>>);
+
+impl SpareEvents {
+    fn take(&self) -> Vec<Event> {
+        self.lock().pop().unwrap_or_default()
+    }
+
+    /// Keeps `events`, emptied, unless as many are kept as two batches use.
+    fn give(&self, mut events: Vec<Event>) {
+        events.clear();
+        let mut spare = self.lock();
+        if spare.len() < 2 * batch() {
+            spare.push(events);
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Vec<Event>>> {
+        self.0
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 }
 
@@ -178,7 +207,12 @@ impl Linter {
     /// Feeds what is still decoded and not fed, and ends the input.
     fn finish_lines(&mut self, mut cursor: Cursor) {
         let pending = std::mem::take(&mut cursor.pending);
-        feed(&mut self.engine, pending, &mut cursor.lines_before);
+        feed(
+            &mut self.engine,
+            pending,
+            &mut cursor.lines_before,
+            &cursor.spare,
+        );
         self.engine.end_source(cursor.source);
     }
 
@@ -194,11 +228,14 @@ impl Linter {
             start: 0,
         };
         let batch = batch();
-        let (source, format) = (cursor.source, cursor.format);
+        let (source, format, spare) = (cursor.source, cursor.format, &cursor.spare);
         let decode = |group: &[(usize, &[u8])]| -> Vec<DecodedChunk> {
             group
                 .par_iter()
-                .map(|(start, chunk)| decode_chunk(chunk, offset + *start as u64, source, format))
+                .map(|(start, chunk)| {
+                    let at = offset + *start as u64;
+                    decode_chunk_into(chunk, at, source, format, spare.take())
+                })
                 .collect()
         };
         loop {
@@ -209,8 +246,10 @@ impl Linter {
             let engine = &mut self.engine;
             let ready = std::mem::take(&mut cursor.pending);
             let lines_before = &mut cursor.lines_before;
-            let ((), decoded) =
-                rayon::join(|| feed(engine, ready, lines_before), || decode(&group));
+            let ((), decoded) = rayon::join(
+                || feed(engine, ready, lines_before, spare),
+                || decode(&group),
+            );
             cursor.pending = decoded;
             if let Some(report) = self.on_progress.as_mut() {
                 report(&self.engine, offset + (start + last.len()) as u64);
@@ -253,13 +292,19 @@ impl EventSink for EngineSink<'_> {
     }
 }
 
-fn feed(engine: &mut Engine, decoded: Vec<DecodedChunk>, lines_before: &mut u64) {
+fn feed(
+    engine: &mut Engine,
+    decoded: Vec<DecodedChunk>,
+    lines_before: &mut u64,
+    spare: &SpareEvents,
+) {
     for mut chunk in decoded {
         for event in &mut chunk.events {
             event.location.line += *lines_before;
         }
         engine.feed_all(&chunk.events);
         *lines_before += chunk.lines;
+        spare.give(chunk.events);
     }
 }
 

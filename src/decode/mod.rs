@@ -350,12 +350,23 @@ pub(crate) fn line_location(source: u32, number: u64, offset: u64, line: &[u8]) 
 
 /// Decodes every line of `chunk`, which starts at byte `offset` of its input.
 pub fn decode_chunk(chunk: &[u8], offset: u64, source: u32, format: Format) -> DecodedChunk {
+    decode_chunk_into(chunk, offset, source, format, Vec::new())
+}
+
+/// [`decode_chunk`] into `events`, emptied first: a vector a previous chunk
+/// used, so that a long input does not allocate and free one per chunk.
+pub fn decode_chunk_into(
+    chunk: &[u8],
+    offset: u64,
+    source: u32,
+    format: Format,
+    mut events: Vec<Event>,
+) -> DecodedChunk {
+    events.clear();
+    // About one event per 200 bytes of trace: grow rarely.
+    events.reserve(chunk.len() / 200 + 16);
     json::decoding_shared(chunk, |chunk| {
-        let mut decoded = DecodedChunk {
-            // About one event per 200 bytes of trace: grow rarely.
-            events: Vec::with_capacity(chunk.len() / 200 + 16),
-            lines: 0,
-        };
+        let mut decoded = DecodedChunk { events, lines: 0 };
         // A bare capture is the stdio stream itself: its framing is checked.
         if format == Format::Bare {
             framing::decode_bare(chunk, offset, source, &mut decoded);
