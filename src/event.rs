@@ -80,6 +80,13 @@ pub struct RequestId(pub Key);
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ProgressToken(pub Key);
 
+impl RequestId {
+    /// An integer id, as clients number their requests.
+    pub fn int(n: i64) -> RequestId {
+        RequestId(Key::Int(n))
+    }
+}
+
 impl fmt::Display for RequestId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.0.fmt(f)

@@ -283,10 +283,6 @@ mod tests {
         }
     }
 
-    fn int(n: i64) -> RequestId {
-        RequestId(Key::Int(n))
-    }
-
     fn len<V: Slot>(book: &IdBook<V>) -> usize {
         book.in_pages + book.others.len()
     }
@@ -299,17 +295,20 @@ mod tests {
     fn ids_in_sequence_fill_pages_and_others_go_to_the_map() {
         let mut book = IdBook::default();
         for n in -300..5000 {
-            book.insert(int(n), n * 2);
+            book.insert(RequestId::int(n), n * 2);
         }
         book.insert(text("5"), -1);
         assert_eq!(book.others.len(), 1);
         assert_eq!(len(&book), 5301);
         assert_eq!(
-            (book.get(&int(-300)), book.get(&int(4999))),
+            (
+                book.get(&RequestId::int(-300)),
+                book.get(&RequestId::int(4999))
+            ),
             (Some(-600), Some(9998))
         );
         assert_eq!(
-            (book.get(&int(5000)), book.get(&text("5"))),
+            (book.get(&RequestId::int(5000)), book.get(&text("5"))),
             (None, Some(-1))
         );
         assert_eq!(book.get(&text("4")), None);
@@ -319,27 +318,27 @@ mod tests {
     fn scattered_integer_ids_do_not_each_take_a_page() {
         let mut book = IdBook::default();
         for n in 0..1000i64 {
-            book.insert(int(n * 1_000_003), n);
+            book.insert(RequestId::int(n * 1_000_003), n);
         }
         assert_eq!(book.pages.len(), SPARSE_PAGES_ALLOWED);
         assert_eq!(len(&book), 1000);
-        assert!((0..1000i64).all(|n| book.get(&int(n * 1_000_003)) == Some(n)));
+        assert!((0..1000i64).all(|n| book.get(&RequestId::int(n * 1_000_003)) == Some(n)));
     }
 
     #[test]
     fn an_id_answered_again_is_one_entry_wherever_it_was() {
         let mut book = IdBook::default();
         for n in 0..SPARSE_PAGES_ALLOWED as i64 {
-            book.insert(int(n * 1_000_000), 0);
+            book.insert(RequestId::int(n * 1_000_000), 0);
         }
         // Page of 7 not startable yet (four sparse pages): 7 goes to the map.
-        book.insert(int(7_000_000), 1);
+        book.insert(RequestId::int(7_000_000), 1);
         assert_eq!(book.others.len(), 1);
         for n in 0..2000 {
-            book.insert(int(n), 2);
+            book.insert(RequestId::int(n), 2);
         }
-        book.insert(int(7_000_000), 3);
-        assert_eq!(book.get(&int(7_000_000)), Some(3));
+        book.insert(RequestId::int(7_000_000), 3);
+        assert_eq!(book.get(&RequestId::int(7_000_000)), Some(3));
         assert_eq!(len(&book), SPARSE_PAGES_ALLOWED + 2000);
     }
 
@@ -348,22 +347,25 @@ mod tests {
         let mut book = IdBook::default();
         let ids = (RESIDENT_PAGES * PAGE_SLOTS * 3) as i64;
         for n in 0..ids {
-            book.insert(int(n), n + 1);
+            book.insert(RequestId::int(n), n + 1);
         }
         assert_eq!(book.pages.len(), RESIDENT_PAGES);
         assert_eq!(book.spilled.len(), RESIDENT_PAGES * 2);
-        assert!((0..ids).all(|n| book.get(&int(n)) == Some(n + 1)));
-        assert_eq!(book.get(&int(ids)), None);
+        assert!((0..ids).all(|n| book.get(&RequestId::int(n)) == Some(n + 1)));
+        assert_eq!(book.get(&RequestId::int(ids)), None);
         // An id of the first page answered again: the page is read back
         // whole, and the oldest in memory goes out in its place.
-        book.insert(int(3), -3);
+        book.insert(RequestId::int(3), -3);
         assert!(book.pages.contains_key(&0) && !book.spilled.contains_key(&0));
         assert_eq!(
             (book.pages.len(), len(&book)),
             (RESIDENT_PAGES, ids as usize)
         );
-        assert_eq!((book.get(&int(3)), book.get(&int(4))), (Some(-3), Some(5)));
-        assert!((0..ids).all(|n| book.get(&int(n)).is_some()));
+        assert_eq!(
+            (book.get(&RequestId::int(3)), book.get(&RequestId::int(4))),
+            (Some(-3), Some(5))
+        );
+        assert!((0..ids).all(|n| book.get(&RequestId::int(n)).is_some()));
     }
 
     #[test]
@@ -372,18 +374,18 @@ mod tests {
         let token = |n: usize| ProgressToken(Key::Str(format!("tok-{n}").into()));
         let kept = RELEASED_TOKENS_KEPT;
         for n in 0..kept * 3 {
-            released.insert(token(n), int(n as i64));
+            released.insert(token(n), RequestId::int(n as i64));
         }
         assert!(released.get_key_value(&token(kept - 1)).is_none());
         assert_eq!(
             released
                 .get_key_value(&token(kept))
                 .map(|(_, id)| id.clone()),
-            Some(int(kept as i64))
+            Some(RequestId::int(kept as i64))
         );
         assert_eq!(
             released.remove(&token(kept * 3 - 1)),
-            Some(int(kept as i64 * 3 - 1))
+            Some(RequestId::int(kept as i64 * 3 - 1))
         );
         assert!(released.get_key_value(&token(kept * 3 - 1)).is_none());
     }

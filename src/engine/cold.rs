@@ -242,31 +242,32 @@ impl<V: Record> ColdMap<V> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::event::Key;
-
-    fn int(n: i64) -> RequestId {
-        RequestId(Key::Int(n))
-    }
 
     #[test]
     fn old_records_go_to_the_file_and_read_back() {
         let mut map: ColdMap<Box<str>> = ColdMap::default();
         let count = HOT_RECORDS as i64 * 3;
         for n in 0..count {
-            map.insert(int(n), format!("record {n}").into());
+            map.insert(RequestId::int(n), format!("record {n}").into());
         }
         let in_memory = map.hot.len() + map.older.len();
         assert!(in_memory <= 2 * HOT_RECORDS + 2 && map.cold.len() + in_memory == count as usize);
         assert_eq!(map.len() as i64, count);
-        let (one, two) = (map.get(&int(1)), map.get(&int(2)));
+        let (one, two) = (map.get(&RequestId::int(1)), map.get(&RequestId::int(2)));
         assert_eq!((&**one.unwrap(), &**two.unwrap()), ("record 1", "record 2"));
-        assert!(map.contains_key(&int(count - 1)) && !map.contains_key(&int(count)));
-        assert_eq!(&*map.remove_entry(&int(1)).unwrap().1, "record 1");
-        map.remove(&int(2));
-        map.insert(int(3), "again".into());
-        assert_eq!(&**map.get(&int(3)).unwrap(), "again");
+        assert!(
+            map.contains_key(&RequestId::int(count - 1))
+                && !map.contains_key(&RequestId::int(count))
+        );
+        assert_eq!(
+            &*map.remove_entry(&RequestId::int(1)).unwrap().1,
+            "record 1"
+        );
+        map.remove(&RequestId::int(2));
+        map.insert(RequestId::int(3), "again".into());
+        assert_eq!(&**map.get(&RequestId::int(3)).unwrap(), "again");
         assert_eq!(map.len() as i64, count - 2);
-        assert!(map.get(&int(1)).is_none() && map.get(&int(2)).is_none());
+        assert!(map.get(&RequestId::int(1)).is_none() && map.get(&RequestId::int(2)).is_none());
     }
 
     #[test]
@@ -274,11 +275,11 @@ mod tests {
         let mut map: ColdMap<Box<str>> = ColdMap::default();
         // Two generations: the first goes to the file when the second is full.
         for n in 0..2 * (HOT_RECORDS as i64 + 1) {
-            map.insert(int(n), Box::default());
+            map.insert(RequestId::int(n), Box::default());
         }
         assert_eq!((map.runs.len(), map.hot.len()), (1, 0));
         for n in 0..=HOT_RECORDS as i64 {
-            map.remove(&int(n));
+            map.remove(&RequestId::int(n));
         }
         assert_eq!((map.runs[0].1, map.len()), (0, HOT_RECORDS + 1));
     }

@@ -80,19 +80,18 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    fn int(n: i64) -> RequestId {
-        RequestId(Key::Int(n))
-    }
-
     #[test]
     fn ids_in_sequence_take_a_byte_each() {
         let mut queue = IdQueue::default();
-        (1000..2000).for_each(|n| queue.push_back(int(n)));
+        (1000..2000).for_each(|n| queue.push_back(RequestId::int(n)));
         assert!(queue.bytes.len() < 1010, "{} bytes", queue.bytes.len());
-        queue.retain(|id| *id != int(1500));
+        queue.retain(|id| *id != RequestId::int(1500));
         assert_eq!(queue.len(), 999);
         let popped: Vec<RequestId> = std::iter::from_fn(|| queue.pop_front()).collect();
-        let expected: Vec<RequestId> = (1000..2000).filter(|&n| n != 1500).map(int).collect();
+        let expected: Vec<RequestId> = (1000..2000)
+            .filter(|&n| n != 1500)
+            .map(RequestId::int)
+            .collect();
         assert_eq!(popped, expected);
     }
 
@@ -108,7 +107,7 @@ mod tests {
                 if pop {
                     prop_assert_eq!(queue.pop_front(), expected.pop_front());
                 } else {
-                    let id = if is_int { int(n) } else { RequestId(Key::Str(text.into())) };
+                    let id = if is_int { RequestId::int(n) } else { RequestId(Key::Str(text.into())) };
                     queue.push_back(id.clone());
                     expected.push_back(id);
                 }

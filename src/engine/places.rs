@@ -186,10 +186,6 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    fn int(n: i64) -> RequestId {
-        RequestId(Key::Int(n))
-    }
-
     /// Places for `ids` as one run's records, `len` bytes each.
     fn run_of(run: u32, ids: &[RequestId]) -> Vec<(RequestId, Place)> {
         let mut sorted = ids.to_vec();
@@ -209,30 +205,41 @@ mod tests {
     #[test]
     fn ids_close_together_take_a_few_bytes_and_are_found() {
         let mut places = Places::default();
-        let ids: Vec<RequestId> = (0..512).map(|k| int(1_000 + k * 10)).collect();
+        let ids: Vec<RequestId> = (0..512).map(|k| RequestId::int(1_000 + k * 10)).collect();
         places.add_run(3, run_of(3, &ids));
         assert!(places.others.is_empty() && places.dense.len() == 1);
         assert_eq!(
-            places.get(&int(1_010)),
+            places.get(&RequestId::int(1_010)),
             Some(Place {
                 run: 3,
                 offset: 10,
                 len: 10
             })
         );
-        assert_eq!(places.get(&int(1_011)), None);
-        assert_eq!(places.remove(&int(1_010)).map(|p| p.offset), Some(10));
-        assert!(!places.contains(&int(1_010)) && places.contains(&int(1_020)));
+        assert_eq!(places.get(&RequestId::int(1_011)), None);
+        assert_eq!(
+            places.remove(&RequestId::int(1_010)).map(|p| p.offset),
+            Some(10)
+        );
+        assert!(
+            !places.contains(&RequestId::int(1_010)) && places.contains(&RequestId::int(1_020))
+        );
         assert_eq!(places.len(), 511);
     }
 
     #[test]
     fn scattered_and_string_ids_go_to_the_map() {
         let mut places = Places::default();
-        places.add_run(0, run_of(0, &[int(1), int(1 << 40)]));
-        places.add_run(1, run_of(1, &[int(5), RequestId(Key::Str("5".into()))]));
+        places.add_run(0, run_of(0, &[RequestId::int(1), RequestId::int(1 << 40)]));
+        places.add_run(
+            1,
+            run_of(1, &[RequestId::int(5), RequestId(Key::Str("5".into()))]),
+        );
         assert!(places.dense.is_empty() && places.others.len() == 4);
-        assert!(places.contains(&RequestId(Key::Str("5".into()))) && places.contains(&int(5)));
+        assert!(
+            places.contains(&RequestId(Key::Str("5".into())))
+                && places.contains(&RequestId::int(5))
+        );
     }
 
     proptest! {
@@ -246,7 +253,7 @@ mod tests {
             let mut expected = std::collections::HashMap::new();
             for (run, ids) in runs.iter().enumerate() {
                 // An id is in one run at most, as in the map.
-                let ids: Vec<RequestId> = ids.iter().filter(|n| !expected.contains_key(*n)).map(|&n| int(n)).collect();
+                let ids: Vec<RequestId> = ids.iter().filter(|n| !expected.contains_key(*n)).map(|&n| RequestId::int(n)).collect();
                 for (id, place) in run_of(run as u32, &ids) {
                     let RequestId(Key::Int(n)) = id else { unreachable!() };
                     expected.insert(n, place);
@@ -254,10 +261,10 @@ mod tests {
                 places.add_run(run as u32, run_of(run as u32, &ids));
             }
             for n in removed {
-                prop_assert_eq!(places.remove(&int(n)), expected.remove(&n));
+                prop_assert_eq!(places.remove(&RequestId::int(n)), expected.remove(&n));
             }
             for n in -300..300 {
-                prop_assert_eq!(places.get(&int(n)), expected.get(&n).copied());
+                prop_assert_eq!(places.get(&RequestId::int(n)), expected.get(&n).copied());
             }
             prop_assert_eq!(places.len(), expected.len());
         }
