@@ -93,7 +93,7 @@ struct Plan {
 /// What linting every input produced.
 struct Linted {
     texts: Vec<Option<SourceText>>,
-    diagnostics: Findings,
+    findings: Findings,
     stats: Stats,
     /// Inputs read, and inputs that could not be read.
     files: usize,
@@ -121,7 +121,7 @@ fn check(cli: &Cli) -> Result<u8, Usage> {
     let plan = plan(cli)?;
     let mut linted = lint_all(cli, &plan);
     linted.unreadable += plan.walk_errors;
-    apply_settings(&plan, &mut linted.diagnostics);
+    apply_settings(&plan, &mut linted.findings);
     let stale = apply_baseline(cli, &plan.names, &mut linted)?;
     report(cli, &linted, &plan.names)?;
     Ok(exit_code(cli, &plan, &linted).max(stale_code(cli, stale)))
@@ -187,8 +187,8 @@ fn excluded(cli: &Cli, config: &Config, input: &InputPath) -> bool {
 }
 
 /// Severity overrides, per-file ignores and the policy, each input by its own settings.
-fn apply_settings(plan: &Plan, diagnostics: &mut Findings) {
-    diagnostics.retain(|mut d| {
+fn apply_settings(plan: &Plan, findings: &mut Findings) {
+    findings.retain(|mut d| {
         let source = d.location.source as usize;
         let path = match &plan.inputs[source] {
             InputPath::File(path) => path.as_path(),
@@ -214,7 +214,7 @@ fn apply_baseline(cli: &Cli, names: &[String], linted: &mut Linted) -> Result<us
     if cli.update_baseline {
         baseline = write_baseline(cli, path, &baseline, names, linted)?;
     }
-    let stale = baseline.suppress(&mut linted.diagnostics, names);
+    let stale = baseline.suppress(&mut linted.findings, names);
     for entry in &stale {
         warn_stale(entry);
     }
@@ -236,7 +236,7 @@ fn write_baseline(
             "{shown}: not written, since an input could not be read"
         )));
     }
-    let updated = baseline.updated(linted.diagnostics.iter(), names);
+    let updated = baseline.updated(linted.findings.iter(), names);
     updated
         .save(path)
         .map_err(|e| Usage(format!("{shown}: {e}")))?;
@@ -318,7 +318,7 @@ fn lint_all(cli: &Cli, plan: &Plan) -> Linted {
     lock(&progress).finish();
     let mut linted = Linted {
         texts: Vec::with_capacity(results.len()),
-        diagnostics: Findings::default(),
+        findings: Findings::default(),
         stats: Stats::default(),
         files: 0,
         unreadable: 0,
@@ -340,11 +340,11 @@ fn lint_all(cli: &Cli, plan: &Plan) -> Linted {
             }
         }
         linted.texts.push(result.text);
-        packs.extend(result.diagnostics);
+        packs.extend(result.packs);
         linted.stats.events += result.stats.events;
         linted.stats.sessions += result.stats.sessions;
     }
-    linted.diagnostics = Findings::new(packs);
+    linted.findings = Findings::new(packs);
     linted
 }
 
@@ -352,7 +352,7 @@ fn lint_all(cli: &Cli, plan: &Plan) -> Linted {
 struct InputLinted {
     text: Option<SourceText>,
     /// Its findings, packed, in the order found.
-    diagnostics: Vec<PackedFindings>,
+    packs: Vec<PackedFindings>,
     stats: Stats,
     read: std::io::Result<()>,
 }
@@ -371,13 +371,13 @@ fn lint_input(
         lock(&shared).update(index, bytes, engine.stats(), engine.findings());
     }));
     let (text, read) = lint_one(&mut linter, index as u32, &plan.inputs[index]);
-    let (diagnostics, stats) = linter.engine.finish_packed();
+    let (packs, stats) = linter.engine.finish_packed();
     let size = input_size(&plan.inputs[index]);
-    let found = diagnostics.iter().map(PackedFindings::len).sum();
+    let found = packs.iter().map(PackedFindings::len).sum();
     lock(progress).input_done(index, size, stats, found);
     InputLinted {
         text,
-        diagnostics,
+        packs,
         stats,
         read,
     }
@@ -456,7 +456,7 @@ fn report(cli: &Cli, linted: &Linted, names: &[String]) -> Result<(), Usage> {
         })
         .collect();
     let report = Report {
-        findings: &linted.diagnostics,
+        findings: &linted.findings,
         sources: &sources,
         stats: linted.stats,
         files: linted.files,
@@ -503,7 +503,7 @@ fn exit_code(cli: &Cli, plan: &Plan, linted: &Linted) -> u8 {
     };
     if linted.unreadable > 0 {
         EXIT_TROUBLE
-    } else if !cli.exit_zero && linted.diagnostics.severities().any(fails) {
+    } else if !cli.exit_zero && linted.findings.severities().any(fails) {
         EXIT_FINDINGS
     } else {
         EXIT_CLEAN
