@@ -85,12 +85,14 @@ mod tests {
             same_findings(&bytes, Overrides { kept_whole: Some(0), ..Overrides::default() })?;
         }
 
-        /// Spilling every page of answered requests at once changes no finding.
+        /// Spilling every page of answered requests at once, and every
+        /// other answered id, changes no finding.
         #[test]
         fn spilling_answered_requests_changes_no_finding(
             bytes in proptest::collection::vec(any::<u8>(), 0..1500)
         ) {
-            same_findings(&bytes, Overrides { resident_pages: Some(0), ..Overrides::default() })?;
+            let overrides = Overrides { resident_pages: Some(0), hot_records: Some(0), ..Overrides::default() };
+            same_findings(&bytes, overrides)?;
         }
 
         /// Writing every retired request and every answered request's

@@ -17,6 +17,7 @@ use std::collections::VecDeque;
 
 use foldhash::HashMap;
 
+use super::cold::ColdMap;
 use crate::event::{Key, ProgressToken, RequestId};
 use crate::spill::{Block, Spill, BLOCK_BYTES};
 
@@ -40,6 +41,9 @@ fn resident_pages() -> usize {
 /// released longer ago than that is taken for progress on an unknown token.
 pub const RELEASED_TOKENS_KEPT: usize = 4096;
 
+/// The most bytes a [`Slot`] takes: a block over [`PAGE_SLOTS`].
+pub const MAX_SLOT_BYTES: usize = BLOCK_BYTES / PAGE_SLOTS;
+
 /// A value an [`IdBook`] holds, written in a fixed number of bytes when its
 /// page goes to the spill file.
 pub trait Slot: Copy {
@@ -61,7 +65,9 @@ pub struct IdBook<V: Slot> {
     spilled: HashMap<i64, Spilled>,
     /// Values in pages, in memory or spilled.
     in_pages: usize,
-    others: HashMap<RequestId, V>,
+    /// Ids not in pages (strings, scattered integers): the older ones
+    /// wait in the spill file too.
+    others: ColdMap<V>,
     spill: Spill,
 }
 
@@ -93,7 +99,7 @@ impl<V: Slot> Default for IdBook<V> {
             resident: VecDeque::new(),
             spilled: HashMap::default(),
             in_pages: 0,
-            others: HashMap::default(),
+            others: ColdMap::default(),
             spill: Spill::default(),
         }
     }
@@ -139,7 +145,7 @@ impl<V: Slot> IdBook<V> {
     fn spilled_value(&self, page: i64, slot: usize) -> Option<V> {
         let page = self.spilled.get(&page).filter(|page| page.holds(slot))?;
         let file = self.spill.file()?;
-        let mut bytes = [0; BLOCK_BYTES / PAGE_SLOTS];
+        let mut bytes = [0; MAX_SLOT_BYTES];
         let bytes = &mut bytes[..V::BYTES];
         let read = file.read(page.block, slot * V::BYTES, bytes);
         read.unwrap_or_else(|e| unreadable(e));
@@ -312,6 +318,23 @@ mod tests {
             (None, Some(-1))
         );
         assert_eq!(book.get(&text("4")), None);
+    }
+
+    #[test]
+    fn string_ids_past_two_generations_wait_in_the_file() {
+        let mut book = IdBook::default();
+        let count = 3 * crate::engine::cold::HOT_RECORDS as i64;
+        for n in 0..count {
+            book.insert(text(&format!("srv-{n}")), n);
+        }
+        assert_eq!(len(&book) as i64, count);
+        assert!((0..count).all(|n| book.get(&text(&format!("srv-{n}"))) == Some(n)));
+        // Answered again: one entry, with the new value.
+        book.insert(text("srv-0"), -1);
+        assert_eq!(
+            (len(&book) as i64, book.get(&text("srv-0"))),
+            (count, Some(-1))
+        );
     }
 
     #[test]

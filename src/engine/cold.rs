@@ -34,6 +34,23 @@ pub trait Record: Sized {
     fn unpack(unpacker: &mut Unpacker) -> Self;
 }
 
+/// A value of fixed size (an answered request), as the record of a map.
+impl<S: super::answered::Slot> Record for S {
+    fn pack(&self, packer: &mut Packer) {
+        let mut bytes = [0; super::answered::MAX_SLOT_BYTES];
+        self.put(&mut bytes[..S::BYTES]);
+        bytes[..S::BYTES].iter().for_each(|&byte| packer.byte(byte));
+    }
+
+    fn unpack(unpacker: &mut Unpacker) -> Self {
+        let mut bytes = [0; super::answered::MAX_SLOT_BYTES];
+        bytes[..S::BYTES]
+            .iter_mut()
+            .for_each(|byte| *byte = unpacker.byte());
+        S::take(&bytes[..S::BYTES])
+    }
+}
+
 /// A name or any text, as the record of a map.
 impl Record for Box<str> {
     fn pack(&self, packer: &mut Packer) {
