@@ -66,8 +66,9 @@ pub struct IdBook<V: Slot> {
     /// Values in pages, in memory or spilled.
     in_pages: usize,
     /// Ids not in pages (strings, scattered integers): the older ones
-    /// wait in the spill file too.
-    others: ColdMap<V>,
+    /// wait in the spill file too. Made on the first: most sides have
+    /// none, and a trace may hold millions of sessions.
+    others: Option<Box<ColdMap<V>>>,
     spill: Spill,
 }
 
@@ -99,7 +100,7 @@ impl<V: Slot> Default for IdBook<V> {
             resident: VecDeque::new(),
             spilled: HashMap::default(),
             in_pages: 0,
-            others: ColdMap::default(),
+            others: None,
             spill: Spill::default(),
         }
     }
@@ -138,7 +139,7 @@ impl<V: Slot> IdBook<V> {
                 return Some(value);
             }
         }
-        self.others.get(id).copied()
+        self.others.as_ref()?.get(id).copied()
     }
 
     /// The value in `slot` of `page`, if that page is spilled and holds one.
@@ -154,7 +155,7 @@ impl<V: Slot> IdBook<V> {
 
     pub fn insert(&mut self, id: RequestId, value: V) {
         let Key::Int(n) = id.0 else {
-            self.others.insert(id, value);
+            self.other(id, value);
             return;
         };
         let (page, slot) = page_of(n);
@@ -162,12 +163,12 @@ impl<V: Slot> IdBook<V> {
             if self.spilled.contains_key(&page) {
                 self.read_back(page);
             } else if !self.may_start_page() {
-                self.others.insert(id, value);
+                self.other(id, value);
                 return;
             }
         }
-        if !self.others.is_empty() {
-            self.others.remove(&id);
+        if let Some(others) = &mut self.others {
+            others.remove(&id);
         }
         let page = self.pages.entry(page).or_insert_with(|| {
             self.resident.push_back(page);
@@ -179,6 +180,11 @@ impl<V: Slot> IdBook<V> {
             self.in_pages += 1;
         }
         self.spill_oldest();
+    }
+
+    /// Keeps the value of an id that is not in a page.
+    fn other(&mut self, id: RequestId, value: V) {
+        self.others.get_or_insert_default().insert(id, value);
     }
 
     fn may_start_page(&self) -> bool {
@@ -289,8 +295,12 @@ mod tests {
         }
     }
 
+    fn others<V: Slot>(book: &IdBook<V>) -> usize {
+        book.others.as_ref().map_or(0, |others| others.len())
+    }
+
     fn len<V: Slot>(book: &IdBook<V>) -> usize {
-        book.in_pages + book.others.len()
+        book.in_pages + others(book)
     }
 
     fn text(s: &str) -> RequestId {
@@ -304,7 +314,7 @@ mod tests {
             book.insert(RequestId::int(n), n * 2);
         }
         book.insert(text("5"), -1);
-        assert_eq!(book.others.len(), 1);
+        assert_eq!(others(&book), 1);
         assert_eq!(len(&book), 5301);
         assert_eq!(
             (
@@ -356,7 +366,7 @@ mod tests {
         }
         // Page of 7 not startable yet (four sparse pages): 7 goes to the map.
         book.insert(RequestId::int(7_000_000), 1);
-        assert_eq!(book.others.len(), 1);
+        assert_eq!(others(&book), 1);
         for n in 0..2000 {
             book.insert(RequestId::int(n), 2);
         }
