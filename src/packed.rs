@@ -246,6 +246,37 @@ impl<T: Clone> Table<T> {
     }
 }
 
+/// An integer as an unsigned one, small for small magnitudes of either sign.
+pub fn zigzag(n: i64) -> u64 {
+    ((n << 1) ^ (n >> 63)) as u64
+}
+
+pub fn unzigzag(n: u64) -> i64 {
+    (n >> 1) as i64 ^ -((n & 1) as i64)
+}
+
+/// Writes `n` as a LEB128 varint, a byte at a time.
+pub fn write_varint(mut n: u128, mut push: impl FnMut(u8)) {
+    while n >= 0x80 {
+        push(n as u8 | 0x80);
+        n >>= 7;
+    }
+    push(n as u8);
+}
+
+/// Reads a LEB128 varint, a byte at a time; `None` if the bytes run out.
+pub fn read_varint(mut next: impl FnMut() -> Option<u8>) -> Option<u128> {
+    let mut n = 0;
+    for shift in (0..).step_by(7) {
+        let byte = next()?;
+        n |= u128::from(byte & 0x7f) << shift;
+        if byte < 0x80 {
+            break;
+        }
+    }
+    Some(n)
+}
+
 /// Writes a finding's parts.
 pub struct Packer<'p> {
     out: &'p mut Vec<u8>,
@@ -262,16 +293,12 @@ impl<'p> Packer<'p> {
         self.out.push(byte);
     }
 
-    pub fn uint(&mut self, mut n: u64) {
-        while n >= 0x80 {
-            self.out.push(n as u8 | 0x80);
-            n >>= 7;
-        }
-        self.out.push(n as u8);
+    pub fn uint(&mut self, n: u64) {
+        write_varint(n.into(), |byte| self.out.push(byte));
     }
 
     pub fn int(&mut self, n: i64) {
-        self.uint(((n << 1) ^ (n >> 63)) as u64);
+        self.uint(zigzag(n));
     }
 
     pub fn float(&mut self, n: f64) {
@@ -366,21 +393,11 @@ impl<'u> Unpacker<'u> {
     }
 
     pub fn uint(&mut self) -> u64 {
-        let mut n = 0;
-        let mut shift = 0;
-        loop {
-            let byte = self.byte();
-            n |= u64::from(byte & 0x7f) << shift;
-            if byte < 0x80 {
-                return n;
-            }
-            shift += 7;
-        }
+        read_varint(|| Some(self.byte())).unwrap_or_default() as u64
     }
 
     pub fn int(&mut self) -> i64 {
-        let n = self.uint();
-        (n >> 1) as i64 ^ -((n & 1) as i64)
+        unzigzag(self.uint())
     }
 
     pub fn float(&mut self) -> f64 {

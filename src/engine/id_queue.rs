@@ -9,6 +9,7 @@
 use std::collections::VecDeque;
 
 use crate::event::{Key, RequestId};
+use crate::packed::{read_varint, unzigzag, write_varint, zigzag};
 
 /// Ids first in, first out.
 #[derive(Debug, Default)]
@@ -35,30 +36,18 @@ impl IdQueue {
         };
         let step = n.wrapping_sub(self.last_pushed);
         self.last_pushed = n;
-        let zigzag = ((step << 1) ^ (step >> 63)) as u64;
-        let mut value = u128::from(zigzag) << 1;
-        while value >= 0x80 {
-            self.bytes.push_back(value as u8 | 0x80);
-            value >>= 7;
-        }
-        self.bytes.push_back(value as u8);
+        let bytes = &mut self.bytes;
+        write_varint(u128::from(zigzag(step)) << 1, |byte| bytes.push_back(byte));
     }
 
     pub fn pop_front(&mut self) -> Option<RequestId> {
-        let mut value: u128 = 0;
-        for shift in (0..).step_by(7) {
-            let byte = self.bytes.pop_front()?;
-            value |= u128::from(byte & 0x7f) << shift;
-            if byte < 0x80 {
-                break;
-            }
-        }
+        let bytes = &mut self.bytes;
+        let value = read_varint(|| bytes.pop_front())?;
         self.len -= 1;
         if value & 1 == 1 {
             return self.others.pop_front();
         }
-        let zigzag = (value >> 1) as u64;
-        let step = (zigzag >> 1) as i64 ^ -((zigzag & 1) as i64);
+        let step = unzigzag((value >> 1) as u64);
         self.last_popped = self.last_popped.wrapping_add(step);
         Some(RequestId(Key::Int(self.last_popped)))
     }
