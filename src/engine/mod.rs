@@ -36,7 +36,7 @@ use crate::event::{
     Body, Event, KeyField, Location, Message, Outcome, Payload, RequestId, Side, Transport,
 };
 use crate::protocol::{Version, Versions};
-use crate::rule::{Ctx, Needs, Rule, Wants};
+use crate::rule::{Ctx, Needs, Out, Rule, Wants};
 
 pub use elicitations::Elicitations;
 pub use facts::{CancelTarget, Facts, ListenTarget, ProgressTarget, RequestFacts, ResponseTarget};
@@ -46,6 +46,7 @@ pub use session::Session;
 pub use streams::{EventIdSeen, HttpStreams, SessionEnd, StreamInfo};
 pub use subscriptions::{Listen, Subscriptions};
 pub use tasks::{Tasks, WireTask};
+use tools::{called_tool, ToolsRead};
 pub use tools::{ListState, Listing, Tool, Tools};
 
 /// Counts for the summary line.
@@ -352,6 +353,7 @@ impl Shard {
             version: scratch.version(),
             facts: Facts::None,
             tool_list: None,
+            called_tool: None,
             source_unreadable: sessions.unreadable.last(),
             assigned_sessions: &sessions.assigned_sessions,
         };
@@ -411,6 +413,7 @@ fn feed_session(
         version: versions.single(),
         facts: Facts::None,
         tool_list: None,
+        called_tool: None,
         source_unreadable: sessions
             .unreadable
             .last_after(session.answered_input_unreadable),
@@ -451,8 +454,14 @@ fn feed_session(
         ctx.versions = Versions::only(named);
         ctx.version = Some(named);
     }
-    let listing = read_listing(session, &ctx, message, from);
-    ctx.tool_list = listing.as_ref();
+    let tools_read = ToolsRead {
+        listing: read_listing(session, &ctx, message, from),
+        called: (from == Side::Client)
+            .then(|| called_tool(message))
+            .flatten(),
+    };
+    ctx.tool_list = tools_read.listing.as_ref();
+    ctx.called_tool = tools_read.called.as_deref();
     let found = diagnostics.len();
     rules.run(&ctx, diagnostics);
     let previous = session.last_time_ms;
@@ -469,7 +478,14 @@ fn feed_session(
     }
     let stream = event.stream.as_deref();
     session.tasks.now_ms = event.time_ms;
-    session.apply(from, message, event.location, stream, &transition, listing);
+    session.apply(
+        from,
+        message,
+        event.location,
+        stream,
+        &transition,
+        tools_read,
+    );
     session.last_time_ms = event.time_ms.or(previous);
 }
 
@@ -563,8 +579,10 @@ fn is_null_id_error(facts: &Facts, message: &Message) -> bool {
 /// so an event reaches only the rules that asked for its kind.
 struct Rules {
     all: Vec<&'static Rule>,
-    /// Indexed by [`Wants::kind_index`].
-    by_kind: Vec<Vec<&'static Rule>>,
+    /// Indexed by [`Wants::kind_index`]: each rule's revisions and check,
+    /// side by side, so choosing the rules for a message reads no rule's
+    /// metadata (a load per rule that missed the cache on every message).
+    by_kind: Vec<Vec<(Versions, fn(&Ctx, &mut Out))>>,
 }
 
 impl Rules {
@@ -572,8 +590,8 @@ impl Rules {
         let by_kind = Wants::KINDS
             .iter()
             .map(|kind| {
-                let wanting = all.iter().copied().filter(|r| r.meta.wants.includes(*kind));
-                wanting.collect()
+                let wanting = all.iter().filter(|r| r.meta.wants.includes(*kind));
+                wanting.map(|r| (r.meta.versions, r.check)).collect()
             })
             .collect();
         Rules { all, by_kind }
@@ -582,9 +600,9 @@ impl Rules {
     /// Runs the rules that want this kind of event and apply to every
     /// revision the message may be read in.
     fn run(&self, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
-        for rule in &self.by_kind[Wants::of(ctx.event).kind_index()] {
-            if rule.meta.versions.covers(ctx.versions) {
-                (rule.check)(ctx, out);
+        for (versions, check) in &self.by_kind[Wants::of(ctx.event).kind_index()] {
+            if versions.covers(ctx.versions) {
+                check(ctx, out);
             }
         }
     }

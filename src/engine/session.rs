@@ -23,7 +23,7 @@ use super::requests::{Cancel, Registry, Request};
 use super::streams::HttpStreams;
 use super::subscriptions::Subscriptions;
 use super::tasks::Tasks;
-use super::tools::{Listing, Tools};
+use super::tools::{Tools, ToolsRead};
 
 /// Where a message is: its line, its place in the session, its stream.
 #[derive(Clone, Copy)]
@@ -176,7 +176,7 @@ impl Session {
         location: Location,
         stream: Option<&str>,
         transition: &Transition,
-        listing: Option<Listing>,
+        tools: ToolsRead,
     ) {
         let seq = self.next_position(message, transition);
         self.note_batch(from, message, location);
@@ -200,7 +200,7 @@ impl Session {
         {
             self.tasks.apply(from, message, location, stream, answered);
         }
-        self.tools.apply(from, message, answered, listing);
+        self.tools.apply(from, message, answered, tools);
         self.elicitations.apply(from, message, location);
         match (&message.body, transition) {
             (Body::Request { id, method, params }, transition) => {

@@ -98,11 +98,24 @@ struct CalledName {
 
 /// The tool a `tools/call` request names, when its params are an object
 /// with a string name.
-pub fn called_tool(message: &Message) -> Option<String> {
+pub fn called_tool(message: &Message) -> Option<Box<str>> {
     match message.method() {
-        Some("tools/call") => message.members.params.as_ref()?.parse::<CalledName>()?.name,
+        Some("tools/call") => {
+            let name = message.members.params.as_ref()?.parse::<CalledName>()?.name;
+            name.map(String::into_boxed_str)
+        }
         _ => None,
     }
+}
+
+/// What a message tells of tools, read once (its params or result parsed
+/// once) for the rules and then the session's tools tracker.
+#[derive(Debug, Default)]
+pub struct ToolsRead {
+    /// The tools a server's `tools/list` result lists.
+    pub listing: Option<Listing>,
+    /// The tool a client's `tools/call` names.
+    pub called: Option<Box<str>>,
 }
 
 /// The arguments of a `tools/call` request, built only for a tool whose
@@ -231,15 +244,14 @@ impl Tools {
         })
     }
 
-    /// Applies a message after the rules have seen it; `listing` is what
-    /// the engine read of a `tools/list` result, `answered` the request a
-    /// response answers.
+    /// Applies a message after the rules have seen it; `read` is what the
+    /// engine read of it for them, `answered` the request a response answers.
     pub(crate) fn apply(
         &mut self,
         from: Side,
         message: &Message,
         answered: Option<(&RequestId, &str)>,
-        listing: Option<Listing>,
+        read: ToolsRead,
     ) {
         if self.unread {
             return;
@@ -256,8 +268,8 @@ impl Tools {
                 let params = message.members.params.as_ref();
                 match &**method {
                     "tools/call" => {
-                        if let Some(name) = called_tool(message) {
-                            self.calls.insert(id.clone(), name.into());
+                        if let Some(name) = read.called {
+                            self.calls.insert(id.clone(), name);
                         }
                     }
                     "tools/list" => {
@@ -281,7 +293,7 @@ impl Tools {
                 if let Some((id, method)) = answered {
                     self.calls.remove(id);
                     let continued = self.continuations.remove(id);
-                    if let (Some(listing), "tools/list") = (listing, method) {
+                    if let (Some(listing), "tools/list") = (read.listing, method) {
                         self.note_listing(listing, continued);
                     }
                 }

@@ -3,7 +3,7 @@
 
 use crate::diagnostic::Severity;
 use crate::engine::tool_schema::violations;
-use crate::engine::tools::{call_arguments, called_tool};
+use crate::engine::tools::call_arguments;
 use crate::event::Side;
 use crate::protocol::{SpecPage, Versions};
 use crate::rule::{Ctx, Family, Needs, Out, Rule, RuleMeta, Wants};
@@ -31,10 +31,10 @@ fn check(ctx: &Ctx, out: &mut Out) {
     if message.incomplete {
         return;
     }
-    let Some(name) = called_tool(message) else {
+    let Some(name) = ctx.called_tool else {
         return;
     };
-    let tool = ctx.session.tools.find(&name);
+    let tool = ctx.session.tools.find(name);
     let Some(tool) = tool.filter(|t| !t.ambiguous) else {
         return;
     };

@@ -1,7 +1,6 @@
 //! `tool-unknown`: a `tools/call` names a tool the server's list does not hold.
 
 use crate::diagnostic::Severity;
-use crate::engine::tools::called_tool;
 use crate::engine::ListState;
 use crate::event::Side;
 use crate::protocol::{SpecPage, Versions};
@@ -24,19 +23,19 @@ pub static META: RuleMeta = RuleMeta {
 pub static RULE: Rule = Rule::on_events(&META, check).needing(Needs::TOOLS);
 
 fn check(ctx: &Ctx, out: &mut Out) {
-    let (Some(message), Some(Side::Client)) = (ctx.message, ctx.from) else {
+    if ctx.from != Some(Side::Client) {
         return;
-    };
+    }
     let tools = &ctx.session.tools;
     let severity = match tools.state {
         ListState::Unseen => return,
         ListState::Complete => Severity::Warning,
         ListState::Partial | ListState::Stale => Severity::Info,
     };
-    let Some(name) = called_tool(message) else {
+    let Some(name) = ctx.called_tool else {
         return;
     };
-    if tools.find(&name).is_some() {
+    if tools.find(name).is_some() {
         return;
     }
     let why = match tools.state {
@@ -49,7 +48,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
             &META,
             words!(
                 "the client calls tool {}, which the server does not list {}",
-                Arg::quoted(&name),
+                Arg::quoted(name),
                 Words::fixed(why)
             ),
         )
