@@ -582,8 +582,11 @@ struct Rules {
     /// Indexed by [`Wants::kind_index`]: each rule's revisions and check,
     /// side by side, so choosing the rules for a message reads no rule's
     /// metadata (a load per rule that missed the cache on every message).
-    by_kind: Vec<Vec<(Versions, fn(&Ctx, &mut Out))>>,
+    by_kind: Vec<Vec<(Versions, Check)>>,
 }
+
+/// A rule's check of one event.
+type Check = fn(&Ctx, &mut Out);
 
 impl Rules {
     fn new(all: Vec<&'static Rule>) -> Rules {
