@@ -3,8 +3,8 @@
 //! decoder, the engine, a rule or a report) is a crash.
 
 use mcp_lint::decode::Format;
-use mcp_lint::diagnostic::Diagnostic;
 use mcp_lint::engine::{Engine, Stats};
+use mcp_lint::findings::Findings;
 use mcp_lint::input::SourceText;
 use mcp_lint::lint::Linter;
 use mcp_lint::report::{OutputFormat, Report, SourceInfo};
@@ -17,10 +17,12 @@ pub fn lint(bytes: &[u8], format: Option<Format>) {
 }
 
 /// Ends `engine`'s run over `bytes` and writes its findings in the formats
-/// that quote the trace; checks that no finding points past the input.
+/// that quote the trace, read back from their packed form as the command
+/// line reads them; checks that no finding points past the input.
 pub fn report(bytes: &[u8], engine: Engine) {
-    let (diagnostics, stats) = engine.finish();
-    for diagnostic in &diagnostics {
+    let (packs, stats) = engine.finish_packed();
+    let findings = Findings::new(packs);
+    for diagnostic in findings.iter() {
         assert!(
             diagnostic.location.offset <= bytes.len() as u64,
             "{diagnostic:?} points past the input's {} bytes",
@@ -28,13 +30,13 @@ pub fn report(bytes: &[u8], engine: Engine) {
         );
     }
     for format in [OutputFormat::Human, OutputFormat::Json, OutputFormat::Sarif] {
-        write(bytes, &diagnostics, stats, format);
+        write(bytes, &findings, stats, format);
     }
 }
 
 /// Writes a report of inputs 0 and 1, both `bytes` (the engine target
 /// splits its trace into two inputs).
-fn write(bytes: &[u8], diagnostics: &[Diagnostic], stats: Stats, format: OutputFormat) {
+fn write(bytes: &[u8], findings: &Findings, stats: Stats, format: OutputFormat) {
     let text = SourceText::Owned(bytes.to_vec());
     let source = |name: &str| SourceInfo {
         name: name.into(),
@@ -42,7 +44,7 @@ fn write(bytes: &[u8], diagnostics: &[Diagnostic], stats: Stats, format: OutputF
     };
     let sources = [source("fuzz"), source("fuzz-2")];
     let report = Report {
-        diagnostics,
+        findings,
         sources: &sources,
         stats,
         files: 2,
