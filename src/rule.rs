@@ -298,7 +298,8 @@ pub struct Ctx<'a> {
     pub facts: Facts<'a>,
     /// The tools a server's `tools/list` result lists, schemas compiled.
     pub tool_list: Option<&'a crate::engine::Listing>,
-    /// The tool a client's `tools/call` names (a string `params.name`).
+    /// The tool a client's `tools/call` names (a string `params.name`);
+    /// read only for rules that declare `Needs::TOOLS`.
     pub called_tool: Option<&'a str>,
     /// The last line of this input that could not be read at all.
     pub source_unreadable: Option<Location>,

@@ -46,7 +46,7 @@ pub use session::Session;
 pub use streams::{EventIdSeen, HttpStreams, SessionEnd, StreamInfo};
 pub use subscriptions::{Listen, Subscriptions};
 pub use tasks::{Tasks, WireTask};
-use tools::{called_tool, ToolsRead};
+use tools::ToolsRead;
 pub use tools::{ListState, Listing, Tool, Tools};
 
 /// Counts for the summary line.
@@ -456,9 +456,7 @@ fn feed_session(
     }
     let tools_read = ToolsRead {
         listing: read_listing(session, &ctx, message, from),
-        called: (from == Side::Client)
-            .then(|| called_tool(message))
-            .flatten(),
+        called: session.tools.called_by(from, message),
     };
     ctx.tool_list = tools_read.listing.as_ref();
     ctx.called_tool = tools_read.called.as_deref();

@@ -98,7 +98,7 @@ struct CalledName {
 
 /// The tool a `tools/call` request names, when its params are an object
 /// with a string name.
-pub fn called_tool(message: &Message) -> Option<Box<str>> {
+fn called_tool(message: &Message) -> Option<Box<str>> {
     match message.method() {
         Some("tools/call") => {
             let name = message.members.params.as_ref()?.parse::<CalledName>()?.name;
@@ -185,6 +185,15 @@ impl Tools {
     /// The tool an open `tools/call` names.
     pub fn called_tool(&self, id: &RequestId) -> Option<&Tool> {
         self.find(self.called(id)?)
+    }
+
+    /// The tool a client's `tools/call` names, read only when the session
+    /// follows its tools (a rule that runs needs them).
+    pub fn called_by(&self, from: Side, message: &Message) -> Option<Box<str>> {
+        if self.unread || from != Side::Client {
+            return None;
+        }
+        called_tool(message)
     }
 
     /// Reads a `tools/list` result, compiling each schema this session has
