@@ -5,10 +5,12 @@
 //! report takes no memory beyond the diagnostics themselves. The document is
 //! laid out as `serde_json`'s pretty printer would lay out the whole.
 
+use serde::{Serialize, Serializer};
 use serde_json::{json, Value};
 
 use super::{Report, Sink};
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::{Diagnostic, Related, Severity};
+use crate::event::Key;
 
 pub(super) fn write(report: &Report, out: &mut dyn Sink) -> std::io::Result<()> {
     out.write_all(b"{\n  \"diagnostics\": ")?;
@@ -28,49 +30,83 @@ pub(super) fn write_lines(report: &Report, out: &mut dyn Sink) -> std::io::Resul
     writeln!(out, "{}", compact(&last)?)
 }
 
-/// One diagnostic as JSON (its keys sorted, as `serde_json` keeps them).
-fn diagnostic(report: &Report, d: &Diagnostic) -> Value {
-    let path = |source: u32| report.sources[source as usize].name.clone();
-    let mut object = json!({
-        "rule": d.rule.id,
-        "severity": d.severity.as_str(),
-        "message": d.message.to_string(),
-        "path": path(d.location.source),
-        "line": d.location.line,
-        "session": d.session.as_deref(),
-        "from": d.from.map(|s| s.as_str()),
-        "related": d.related.iter().map(|r| json!({
-            "path": path(r.location.source),
-            "line": r.location.line,
-            "message": r.message.to_string(),
-        })).collect::<Vec<_>>(),
-        "spec": d.spec_url(),
-        "docs": d.rule.doc_path(),
-    });
-    let fields = object.as_object_mut().expect("an object");
-    if let Some(id) = &d.request_id {
-        fields.insert("request_id".into(), id.0.to_json());
+/// One diagnostic as JSON. Its members are declared in sorted order, the
+/// order `serde_json` gives the members of a map.
+#[derive(Serialize)]
+struct DiagnosticJson<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    batch_index: Option<u32>,
+    docs: String,
+    from: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    help_url: Option<String>,
+    line: u64,
+    message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    note: Option<String>,
+    path: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pointer: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    progress_token: Option<KeyJson<'a>>,
+    related: Vec<RelatedJson<'a>>,
+    /// A finding the client's log reported.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    reported_by_client: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    request_id: Option<KeyJson<'a>>,
+    rule: &'static str,
+    session: Option<&'a str>,
+    severity: &'static str,
+    spec: Option<String>,
+}
+
+/// A request id or progress token as the trace wrote it.
+struct KeyJson<'a>(&'a Key);
+
+impl Serialize for KeyJson<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self.0 {
+            Key::Int(n) => serializer.serialize_i64(*n),
+            Key::Str(s) => serializer.serialize_str(s),
+            Key::BigInt(_) => self.0.to_json().serialize(serializer),
+        }
     }
-    if let Some(token) = d.progress_token() {
-        fields.insert("progress_token".into(), token.0.to_json());
+}
+
+#[derive(Serialize)]
+struct RelatedJson<'a> {
+    line: u64,
+    message: String,
+    path: &'a str,
+}
+
+fn diagnostic<'a>(report: &'a Report, d: &'a Diagnostic) -> DiagnosticJson<'a> {
+    let path = |source: u32| report.sources[source as usize].name.as_str();
+    let related = |r: &'a Related| RelatedJson {
+        line: r.location.line,
+        message: r.message.to_string(),
+        path: path(r.location.source),
+    };
+    DiagnosticJson {
+        batch_index: d.batch_index(),
+        docs: d.rule.doc_path(),
+        from: d.from.map(|s| s.as_str()),
+        help_url: d.rule.help_url(),
+        line: d.location.line,
+        message: d.message.to_string(),
+        note: d.note.as_ref().map(ToString::to_string),
+        path: path(d.location.source),
+        pointer: d.pointer(),
+        progress_token: d.progress_token().map(|token| KeyJson(&token.0)),
+        related: d.related.iter().map(related).collect(),
+        reported_by_client: d.reported_by_client,
+        request_id: d.request_id.as_ref().map(|id| KeyJson(&id.0)),
+        rule: d.rule.id,
+        session: d.session.as_deref(),
+        severity: d.severity.as_str(),
+        spec: d.spec_url(),
     }
-    if let Some(pointer) = d.pointer() {
-        fields.insert("pointer".into(), pointer.into());
-    }
-    if let Some(index) = d.batch_index() {
-        fields.insert("batch_index".into(), index.into());
-    }
-    // A finding the client's log reported.
-    if d.reported_by_client {
-        fields.insert("reported_by_client".into(), true.into());
-    }
-    if let Some(note) = &d.note {
-        fields.insert("note".into(), note.to_string().into());
-    }
-    if let Some(url) = d.rule.help_url() {
-        fields.insert("help_url".into(), url.into());
-    }
-    object
 }
 
 fn summary(report: &Report) -> Value {
@@ -86,7 +122,7 @@ fn summary(report: &Report) -> Value {
 
 /// `value` laid out as an element of a [`PrettyArray`] whose key is
 /// indented by `indent`.
-pub(super) fn element(value: &Value, indent: usize) -> std::io::Result<Vec<u8>> {
+pub(super) fn element(value: &impl Serialize, indent: usize) -> std::io::Result<Vec<u8>> {
     pretty(value, indent + 2).map(String::into_bytes)
 }
 
@@ -127,13 +163,13 @@ impl<'a> PrettyArray<'a> {
 
 /// `value` pretty-printed as it would be at `indent` inside a larger
 /// document. Strings hold no raw line feed, so every one is a layout break.
-pub(super) fn pretty(value: &Value, indent: usize) -> std::io::Result<String> {
+pub(super) fn pretty(value: &impl Serialize, indent: usize) -> std::io::Result<String> {
     let text = serde_json::to_string_pretty(value).map_err(std::io::Error::other)?;
     let text = escape_invisible(&text);
     Ok(text.replace('\n', &format!("\n{:indent$}", "")))
 }
 
-fn compact(value: &Value) -> std::io::Result<String> {
+fn compact(value: &impl Serialize) -> std::io::Result<String> {
     let text = serde_json::to_string(value).map_err(std::io::Error::other)?;
     Ok(escape_invisible(&text).into_owned())
 }
@@ -145,7 +181,8 @@ pub(super) fn escape_invisible(json: &str) -> std::borrow::Cow<'_, str> {
     // serde_json has already escaped C0 controls (and the document's own
     // line breaks are C0); the rest of the set is escaped here.
     let unsafe_char = |c: char| c >= '\u{7f}' && crate::sanitize::is_unsafe(c);
-    if !json.chars().any(unsafe_char) {
+    // Most reports are ASCII below DEL: one byte scan, no char decoding.
+    if json.bytes().all(|b| b < 0x7f) || !json.chars().any(unsafe_char) {
         return std::borrow::Cow::Borrowed(json);
     }
     let mut escaped = String::with_capacity(json.len() + 16);

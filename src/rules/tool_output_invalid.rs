@@ -54,9 +54,6 @@ fn check(ctx: &Ctx, out: &mut Out) {
         } if !message.incomplete => message.members.result.as_ref(),
         _ => None,
     };
-    let Some(result) = result.and_then(|r| r.parse::<CallResult>()) else {
-        return;
-    };
     let Some(tool) = ctx
         .session
         .tools
@@ -66,6 +63,10 @@ fn check(ctx: &Ctx, out: &mut Out) {
         return;
     };
     let Some(Ok(validator)) = tool.output.as_deref() else {
+        return;
+    };
+    // Parsed last: most tools have no outputSchema, and results can be large.
+    let Some(result) = result.and_then(|r| r.parse::<CallResult>()) else {
         return;
     };
     let asks_input = result.result_type.as_deref() == Some("input_required");
