@@ -28,6 +28,7 @@ pub mod findings;
 pub mod follow;
 pub mod generate;
 pub mod input;
+pub(crate) mod json_text;
 pub mod limits;
 pub mod lint;
 pub mod memory;

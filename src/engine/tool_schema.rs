@@ -97,6 +97,10 @@ pub fn compile(text: &str, version: Option<Version>) -> ToolSchema {
 /// The violations of `instance` (at `pointer` in the message), in the
 /// order the validator finds them.
 pub fn violations(validator: &Validator, instance: &Value, pointer: &str) -> Vec<ToolViolation> {
+    // Most instances are valid, and `is_valid` builds no error to find it.
+    if validator.is_valid(instance) {
+        return Vec::new();
+    }
     validator
         .iter_errors(instance)
         .map(|error| ToolViolation {

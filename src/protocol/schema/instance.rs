@@ -1,11 +1,14 @@
 //! A JSON value that borrows its strings from the trace: a message is
 //! validated without copying its text, base64 blobs and long strings
 //! included (only strings with escapes are unescaped into a copy).
+//!
+//! It is read by a parser of its own rather than through serde: the text
+//! has already been parsed once (it is a member of a decoded line), and the
+//! schema family reads every message, so the visitor machinery and its
+//! error paths cost more than the value.
 
 use std::borrow::Cow;
 use std::fmt;
-
-use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Value<'a> {
@@ -22,9 +25,17 @@ pub enum Value<'a> {
 
 impl<'a> Value<'a> {
     /// Parses `text`, or `None` when it is not JSON (the decoder has already
-    /// said so) or nests deeper than serde_json allows.
+    /// said so) or nests deeper than serde_json allows. Numbers and strings
+    /// are read as serde_json reads them.
     pub fn parse(text: &'a str) -> Option<Value<'a>> {
-        serde_json::from_str(text).ok()
+        let mut reader = Reader {
+            text,
+            at: 0,
+            depth: 0,
+        };
+        let value = reader.value()?;
+        reader.skip_space();
+        (reader.at == text.len()).then_some(value)
     }
 
     pub fn get(&self, name: &str) -> Option<&Value<'a>> {
@@ -76,80 +87,222 @@ impl fmt::Display for Value<'_> {
     }
 }
 
-struct ValueVisitor;
+/// serde_json's nesting limit: a value may nest 127 levels deep.
+const MAX_DEPTH: u32 = 128;
 
-impl<'de> Visitor<'de> for ValueVisitor {
-    type Value = Value<'de>;
+/// A cursor over JSON text.
+struct Reader<'a> {
+    text: &'a str,
+    at: usize,
+    depth: u32,
+}
 
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("any JSON value")
+impl<'a> Reader<'a> {
+    fn peek(&self) -> Option<u8> {
+        self.text.as_bytes().get(self.at).copied()
     }
 
-    fn visit_unit<E>(self) -> Result<Value<'de>, E> {
-        Ok(Value::Null)
+    /// Consumes `byte` if it is next.
+    fn eat(&mut self, byte: u8) -> bool {
+        let next = self.peek() == Some(byte);
+        self.at += usize::from(next);
+        next
     }
 
-    fn visit_bool<E>(self, v: bool) -> Result<Value<'de>, E> {
-        Ok(Value::Bool(v))
-    }
-
-    fn visit_i64<E>(self, v: i64) -> Result<Value<'de>, E> {
-        Ok(Value::Integer(v as f64))
-    }
-
-    fn visit_u64<E>(self, v: u64) -> Result<Value<'de>, E> {
-        Ok(Value::Integer(v as f64))
-    }
-
-    fn visit_f64<E>(self, v: f64) -> Result<Value<'de>, E> {
-        Ok(Value::Number(v))
-    }
-
-    fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Value<'de>, E> {
-        Ok(Value::String(Cow::Borrowed(v)))
-    }
-
-    fn visit_str<E>(self, v: &str) -> Result<Value<'de>, E> {
-        Ok(Value::String(Cow::Owned(v.to_owned())))
-    }
-
-    fn visit_string<E>(self, v: String) -> Result<Value<'de>, E> {
-        Ok(Value::String(Cow::Owned(v)))
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value<'de>, A::Error> {
-        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0));
-        while let Some(item) = seq.next_element()? {
-            items.push(item);
+    fn skip_space(&mut self) {
+        while matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+            self.at += 1;
         }
-        Ok(Value::Array(items))
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value<'de>, A::Error> {
+    fn value(&mut self) -> Option<Value<'a>> {
+        self.skip_space();
+        match self.peek()? {
+            b'{' => self.nested(Self::object),
+            b'[' => self.nested(Self::array),
+            b'"' => self.string().map(Value::String),
+            b't' => self.literal("true", Value::Bool(true)),
+            b'f' => self.literal("false", Value::Bool(false)),
+            b'n' => self.literal("null", Value::Null),
+            _ => self.number(),
+        }
+    }
+
+    fn literal(&mut self, word: &str, value: Value<'a>) -> Option<Value<'a>> {
+        let matches = self.text.as_bytes()[self.at..].starts_with(word.as_bytes());
+        self.at += word.len();
+        matches.then_some(value)
+    }
+
+    /// An object or array: `read` after its opening bracket, one level deeper.
+    fn nested(&mut self, read: fn(&mut Self) -> Option<Value<'a>>) -> Option<Value<'a>> {
+        self.depth += 1;
+        if self.depth >= MAX_DEPTH {
+            return None;
+        }
+        self.at += 1;
+        let value = read(self);
+        self.depth -= 1;
+        value
+    }
+
+    fn array(&mut self) -> Option<Value<'a>> {
+        let mut items = Vec::new();
+        self.skip_space();
+        if self.eat(b']') {
+            return Some(Value::Array(items));
+        }
+        loop {
+            items.push(self.value()?);
+            if !self.more(b']')? {
+                return Some(Value::Array(items));
+            }
+        }
+    }
+
+    fn object(&mut self) -> Option<Value<'a>> {
         let mut members = Vec::new();
-        while let Some(name) = map.next_key::<Name<'de>>()? {
-            members.push((name.0, map.next_value()?));
+        self.skip_space();
+        if self.eat(b'}') {
+            return Some(Value::Object(members));
         }
-        Ok(Value::Object(members))
+        loop {
+            self.skip_space();
+            if self.peek()? != b'"' {
+                return None;
+            }
+            let name = self.string()?;
+            self.skip_space();
+            if !self.eat(b':') {
+                return None;
+            }
+            members.push((name, self.value()?));
+            if !self.more(b'}')? {
+                return Some(Value::Object(members));
+            }
+        }
+    }
+
+    /// After an element: whether another follows (a comma), or the
+    /// container ends (`close`); `None` for anything else.
+    fn more(&mut self, close: u8) -> Option<bool> {
+        self.skip_space();
+        match self.peek()? {
+            b',' => {
+                self.at += 1;
+                Some(true)
+            }
+            byte if byte == close => {
+                self.at += 1;
+                Some(false)
+            }
+            _ => None,
+        }
+    }
+
+    /// The string that starts at the cursor's quote.
+    fn string(&mut self) -> Option<Cow<'a, str>> {
+        let start = self.at + 1;
+        let (end, escaped) = string_end(self.text.as_bytes(), start)?;
+        self.at = end + 1;
+        let inside = &self.text[start..end];
+        match escaped {
+            false => Some(Cow::Borrowed(inside)),
+            true => crate::json_text::unescape(inside).map(Cow::Owned),
+        }
+    }
+
+    /// A number as JSON writes it: an integer that fits 64 bits, else a
+    /// finite double (serde_json refuses a number out of range).
+    fn number(&mut self) -> Option<Value<'a>> {
+        let bytes = self.text.as_bytes();
+        let start = self.at;
+        let mut at = start + usize::from(bytes.get(start) == Some(&b'-'));
+        at = match bytes.get(at)? {
+            b'0' => at + 1,
+            b'1'..=b'9' => digits_end(bytes, at),
+            _ => return None,
+        };
+        let mut integer = true;
+        if bytes.get(at) == Some(&b'.') {
+            integer = false;
+            at = digits_after(bytes, at + 1)?;
+        }
+        if matches!(bytes.get(at), Some(b'e' | b'E')) {
+            integer = false;
+            at += 1;
+            at += usize::from(matches!(bytes.get(at), Some(b'+' | b'-')));
+            at = digits_after(bytes, at)?;
+        }
+        self.at = at;
+        let text = &self.text[start..at];
+        // serde_json reads `-0` as the double -0.0.
+        if integer && text != "-0" {
+            let exact = text.parse::<i64>().map(|n| n as f64);
+            if let Ok(n) = exact.or_else(|_| text.parse::<u64>().map(|n| n as f64)) {
+                return Some(Value::Integer(n));
+            }
+        }
+        let n = text.parse::<f64>().ok().filter(|n| n.is_finite())?;
+        Some(Value::Number(n))
     }
 }
 
-impl<'de> Deserialize<'de> for Value<'de> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_any(ValueVisitor)
+/// Where the run of digits from `at` ends.
+fn digits_end(bytes: &[u8], at: usize) -> usize {
+    let run = bytes[at..]
+        .iter()
+        .take_while(|b| b.is_ascii_digit())
+        .count();
+    at + run
+}
+
+/// Like [`digits_end`], for a run that must hold a digit.
+fn digits_after(bytes: &[u8], at: usize) -> Option<usize> {
+    let end = digits_end(bytes, at.min(bytes.len()));
+    (end > at).then_some(end)
+}
+
+/// The closing quote of the string whose contents start at `at`, and
+/// whether the contents hold an escape; `None` when the string is not
+/// closed or holds a raw control character.
+fn string_end(bytes: &[u8], mut at: usize) -> Option<(usize, bool)> {
+    let mut escaped = false;
+    loop {
+        at += plain_run(bytes.get(at..)?);
+        match *bytes.get(at)? {
+            b'"' => return Some((at, escaped)),
+            b'\\' => {
+                // The escaped byte is skipped here and checked by unescape.
+                escaped = true;
+                at += 2;
+            }
+            _ => return None,
+        }
     }
 }
 
-/// A member name, borrowed unless it has escapes.
-struct Name<'a>(Cow<'a, str>);
-
-impl<'de> Deserialize<'de> for Name<'de> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        match deserializer.deserialize_str(ValueVisitor)? {
-            Value::String(s) => Ok(Name(s)),
-            _ => Err(serde::de::Error::custom("a member name")),
+/// How many bytes from the start are none of `"`, `\` and the controls,
+/// read eight at a time.
+fn plain_run(bytes: &[u8]) -> usize {
+    const ONES: u64 = u64::from_ne_bytes([1; 8]);
+    const HIGHS: u64 = ONES << 7;
+    // The lowest byte flagged is exact (a borrow only spoils bytes above it).
+    let below = |word: u64, n: u8| word.wrapping_sub(ONES * u64::from(n)) & !word & HIGHS;
+    let equal = |word: u64, n: u8| below(word ^ (ONES * u64::from(n)), 1);
+    let mut at = 0;
+    while let Some(chunk) = bytes.get(at..at + 8) {
+        let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
+        let special = equal(word, b'"') | equal(word, b'\\') | below(word, 0x20);
+        if special != 0 {
+            return at + (special.trailing_zeros() / 8) as usize;
         }
+        at += 8;
     }
+    let rest = bytes[at..]
+        .iter()
+        .position(|&b| b == b'"' || b == b'\\' || b < 0x20);
+    at + rest.unwrap_or(bytes.len() - at)
 }
 
 #[cfg(test)]
@@ -181,5 +334,115 @@ mod tests {
                 Value::Integer(-3.0)
             ])
         );
+    }
+
+    /// serde_json's reading of `text`, which the parser must agree with.
+    fn serde(text: &str) -> Option<serde_json::Value> {
+        serde_json::from_str(text).ok()
+    }
+
+    #[test]
+    fn nesting_stops_where_serde_json_stops() {
+        for depth in [126, 127, 128, 129] {
+            let text = format!("{}{}", "[".repeat(depth), "]".repeat(depth));
+            assert_eq!(
+                Value::parse(&text).is_some(),
+                serde(&text).is_some(),
+                "{depth}"
+            );
+        }
+    }
+
+    #[test]
+    fn numbers_read_as_serde_json_reads_them() {
+        for text in [
+            "0",
+            "-0",
+            "12",
+            "-12",
+            "1.5",
+            "1e3",
+            "1E-3",
+            "-2.5e+2",
+            "9223372036854775807",
+            "9223372036854775808",
+            "18446744073709551615",
+            "18446744073709551616",
+            "-9223372036854775809",
+            "1e400",
+            "01",
+            "1.",
+            ".5",
+            "+1",
+            "-",
+            "1e",
+            "1e+",
+            "--1",
+        ] {
+            let ours = Value::parse(text);
+            match serde(text) {
+                None => assert_eq!(ours, None, "{text}"),
+                Some(theirs) => {
+                    let ours = ours.unwrap_or_else(|| panic!("{text} not read"));
+                    assert!(ours.equals(&theirs), "{text}: {ours:?} against {theirs}");
+                    let integer = theirs.is_i64() || theirs.is_u64();
+                    assert_eq!(matches!(ours, Value::Integer(_)), integer, "{text}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn malformed_text_is_none() {
+        for text in [
+            "",
+            " ",
+            "{",
+            "[1,]",
+            "{\"a\"}",
+            "{\"a\":1,}",
+            "{a:1}",
+            "\"\u{1}\"",
+            "\"a",
+            "\"\\x\"",
+            "\"\\ud800\"",
+            "tru",
+            "nul",
+            "[1 2]",
+            "{} {}",
+            "\"\\",
+        ] {
+            assert_eq!(Value::parse(text), None, "{text:?}");
+            assert_eq!(serde(text), None, "{text:?}");
+        }
+    }
+
+    proptest::proptest! {
+        /// Any text over JSON's alphabet is read, or refused, as serde_json
+        /// reads it; what is read has serde_json's values.
+        #[test]
+        fn any_text_reads_as_serde_json_reads_it(
+            parts in proptest::collection::vec(proptest::sample::select(vec![
+                "{", "}", "[", "]", ",", ":", " ", "\n", "\"", "\"a\"", "\"b\\n\"",
+                "\\", "\\u00e9", "\\ud83d\\ude00", "\\ud800", "0", "-1", "1.5e3",
+                "true", "null", "\u{1}", "é", "x",
+            ]), 0..24)
+        ) {
+            let text = parts.concat();
+            match serde(&text) {
+                None => proptest::prop_assert_eq!(Value::parse(&text), None),
+                Some(theirs) => {
+                    let ours = Value::parse(&text);
+                    proptest::prop_assert!(ours.as_ref().is_some_and(|v| v.equals(&theirs)));
+                }
+            }
+        }
+
+        #[test]
+        fn any_double_reads_as_serde_json_reads_it(n in proptest::num::f64::NORMAL) {
+            let text = serde_json::to_string(&n).unwrap();
+            let theirs = serde(&text).unwrap();
+            proptest::prop_assert!(Value::parse(&text).is_some_and(|v| v.equals(&theirs)));
+        }
     }
 }
