@@ -22,13 +22,6 @@ pub(crate) fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<&'de Raw
     <&RawValue>::deserialize(d).map(Some)
 }
 
-/// Like [`present`], for members that should hold an object.
-fn present_object<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
-    d: D,
-) -> Result<Option<ObjectOr<T>>, D::Error> {
-    ObjectOr::deserialize(d).map(Some)
-}
-
 /// The visit methods for scalars and null: each reports the kind of value
 /// found where an object (or a batch) was expected.
 macro_rules! visit_non_objects {
@@ -134,45 +127,58 @@ pub(crate) struct RawMessage<'a> {
     error: Option<&'a RawValue>,
 }
 
-#[derive(serde::Deserialize)]
-struct RawParams<'a> {
-    #[serde(default, borrow, rename = "_meta", deserialize_with = "present_object")]
-    meta: Option<ObjectOr<RawMeta<'a>>>,
-    #[serde(default, borrow, rename = "requestId", deserialize_with = "present")]
-    request_id: Option<&'a RawValue>,
-    #[serde(default, borrow, deserialize_with = "present")]
-    reason: Option<&'a RawValue>,
-    #[serde(
-        default,
-        borrow,
-        rename = "progressToken",
-        deserialize_with = "present"
-    )]
-    progress_token: Option<&'a RawValue>,
-    #[serde(default, borrow, deserialize_with = "present")]
-    progress: Option<&'a RawValue>,
-    #[serde(default, borrow, deserialize_with = "present")]
-    total: Option<&'a RawValue>,
-    #[serde(default, borrow, deserialize_with = "present")]
-    message: Option<&'a RawValue>,
+/// The members of params that lean fields are read from, as written.
+#[derive(Default)]
+struct LeanParams<'a> {
+    meta: Option<&'a str>,
+    request_id: Option<&'a str>,
+    reason: Option<&'a str>,
+    progress_token: Option<&'a str>,
+    progress: Option<&'a str>,
+    total: Option<&'a str>,
+    message: Option<&'a str>,
 }
 
-#[derive(serde::Deserialize)]
-struct RawMeta<'a> {
-    #[serde(
-        default,
-        borrow,
-        rename = "progressToken",
-        deserialize_with = "present"
-    )]
-    progress_token: Option<&'a RawValue>,
-    #[serde(
-        default,
-        borrow,
-        rename = "io.modelcontextprotocol/protocolVersion",
-        deserialize_with = "present"
-    )]
-    protocol_version: Option<&'a RawValue>,
+impl<'a> LeanParams<'a> {
+    /// The lean members of an object's valid text, or `None` when one is
+    /// written twice (or its name cannot be read): serde_json refuses such
+    /// params, and no lean field is read from them.
+    fn read(object: &'a str) -> Option<Self> {
+        let mut lean = LeanParams::default();
+        for (name, value) in crate::json_text::members(object) {
+            let slot = match &*string_contents(name)? {
+                "_meta" => &mut lean.meta,
+                "requestId" => &mut lean.request_id,
+                "reason" => &mut lean.reason,
+                "progressToken" => &mut lean.progress_token,
+                "progress" => &mut lean.progress,
+                "total" => &mut lean.total,
+                "message" => &mut lean.message,
+                _ => continue,
+            };
+            if slot.replace(value).is_some() {
+                return None;
+            }
+        }
+        Some(lean)
+    }
+}
+
+/// `_meta.progressToken` and `_meta["io.modelcontextprotocol/protocolVersion"]`
+/// of an object's valid text, or `None` when one is written twice.
+fn meta_members(meta: &str) -> Option<(Option<&str>, Option<&str>)> {
+    let (mut token, mut version) = (None, None);
+    for (name, value) in crate::json_text::members(meta) {
+        let slot = match &*string_contents(name)? {
+            "progressToken" => &mut token,
+            "io.modelcontextprotocol/protocolVersion" => &mut version,
+            _ => continue,
+        };
+        if slot.replace(value).is_some() {
+            return None;
+        }
+    }
+    Some((token, version))
 }
 
 #[derive(serde::Deserialize)]
@@ -183,10 +189,28 @@ struct RawError<'a> {
     message: Option<&'a RawValue>,
 }
 
+/// JSON text as written, without surrounding white space: a raw member
+/// serde borrowed, or a slice of one.
+pub(crate) trait JsonText<'a>: Copy {
+    fn text(self) -> &'a str;
+}
+
+impl<'a> JsonText<'a> for &'a RawValue {
+    fn text(self) -> &'a str {
+        self.get()
+    }
+}
+
+impl<'a> JsonText<'a> for &'a str {
+    fn text(self) -> &'a str {
+        self
+    }
+}
+
 /// The JSON kind of a raw value, from its first byte (raw values carry no
 /// surrounding white space).
-pub(crate) fn kind_of(raw: &RawValue) -> JsonKind {
-    let text = raw.get();
+pub(crate) fn kind_of<'a>(raw: impl JsonText<'a>) -> JsonKind {
+    let text = raw.text();
     match text.as_bytes().first() {
         Some(b'"') => JsonKind::String,
         Some(b'{') => JsonKind::Object,
@@ -199,11 +223,15 @@ pub(crate) fn kind_of(raw: &RawValue) -> JsonKind {
 }
 
 /// A JSON string value as text (unescaped only when it has escapes).
-pub(crate) fn string_of(raw: &RawValue) -> Option<Cow<'_, str>> {
-    let text = raw.get();
-    let inside = text.strip_prefix('"')?.strip_suffix('"')?;
-    // Valid JSON without a backslash holds its value as it is: most ids,
-    // methods and names are read without a parser.
+pub(crate) fn string_of<'a>(raw: impl JsonText<'a>) -> Option<Cow<'a, str>> {
+    let inside = raw.text().strip_prefix('"')?.strip_suffix('"')?;
+    string_contents(inside)
+}
+
+/// The value of a string's contents as written: valid JSON without a
+/// backslash holds its value as it is, so most ids, methods and names are
+/// read without a parser.
+fn string_contents(inside: &str) -> Option<Cow<'_, str>> {
     match memchr::memchr(b'\\', inside.as_bytes()) {
         None => Some(Cow::Borrowed(inside)),
         Some(_) => crate::json_text::unescape(inside).map(Cow::Owned),
@@ -211,21 +239,19 @@ pub(crate) fn string_of(raw: &RawValue) -> Option<Cow<'_, str>> {
 }
 
 /// A string-or-integer key, or the kind of value found instead.
-pub(crate) fn key_of(raw: &RawValue) -> Result<Key, JsonKind> {
-    match kind_of(raw) {
-        JsonKind::String => string_of(raw)
+pub(crate) fn key_of<'a>(raw: impl JsonText<'a>) -> Result<Key, JsonKind> {
+    let text = raw.text();
+    match kind_of(text) {
+        JsonKind::String => string_of(text)
             .map(|s| Key::Str(s.as_ref().into()))
             .ok_or(JsonKind::String),
-        JsonKind::Integer => {
-            let text = raw.get();
-            Ok(text
-                .parse::<i64>()
-                .map(Key::Int)
-                .unwrap_or_else(|_| Key::BigInt(text.into())))
-        }
+        JsonKind::Integer => Ok(text
+            .parse::<i64>()
+            .map(Key::Int)
+            .unwrap_or_else(|_| Key::BigInt(text.into()))),
         // JSON Schema counts 1.0 and 1e3 as integers; so do peers written
         // in languages with a single number type.
-        JsonKind::Float => match raw.get().parse::<f64>() {
+        JsonKind::Float => match text.parse::<f64>() {
             Ok(n) if n.fract() == 0.0 && n.abs() < 9.0e15 => Ok(Key::Int(n as i64)),
             _ => Err(JsonKind::Float),
         },
@@ -233,20 +259,19 @@ pub(crate) fn key_of(raw: &RawValue) -> Result<Key, JsonKind> {
     }
 }
 
-fn key_field<K>(raw: &RawValue, wrap: fn(Key) -> K) -> KeyField<K> {
+fn key_field<'a, K>(raw: impl JsonText<'a>, wrap: fn(Key) -> K) -> KeyField<K> {
     match key_of(raw) {
         Ok(key) => KeyField::Valid(wrap(key)),
         Err(kind) => KeyField::Invalid(kind),
     }
 }
 
-fn number_field(raw: Option<&RawValue>) -> NumberField {
+fn number_field(raw: Option<&str>) -> NumberField {
     let Some(raw) = raw else {
         return NumberField::Absent;
     };
     match kind_of(raw) {
         JsonKind::Integer | JsonKind::Float => raw
-            .get()
             .parse::<f64>()
             .map(NumberField::Number)
             .unwrap_or(NumberField::Invalid(JsonKind::Float)),
@@ -254,7 +279,7 @@ fn number_field(raw: Option<&RawValue>) -> NumberField {
     }
 }
 
-fn non_string(raw: Option<&RawValue>) -> Option<JsonKind> {
+fn non_string(raw: Option<&str>) -> Option<JsonKind> {
     raw.map(kind_of).filter(|k| *k != JsonKind::String)
 }
 
@@ -273,42 +298,26 @@ fn params_of(raw: Option<&RawValue>, method: &str, problems: &mut Vec<ShapeProbl
     let text = raw.map_or("", RawValue::get);
     let lean = matches!(method, "notifications/cancelled" | "notifications/progress")
         || crate::event::META_MEMBER.find(text.as_bytes()).is_some();
-    if !text.starts_with(['{', '[']) || !lean && text.starts_with('{') {
+    if !lean || !text.starts_with('{') {
         return params_not_read(raw, problems);
     }
-    // The whole line already parsed, so the member is valid JSON.
-    let raw = serde_json::from_str::<ObjectOr<RawParams>>(text).ok();
-    let raw = match raw {
-        None => return Params::default(),
-        Some(ObjectOr::Object(p)) => p,
-        Some(ObjectOr::Other(kind)) => {
-            if kind != JsonKind::Array {
-                problems.push(ShapeProblem::ParamsNotStructured(kind));
-            }
-            return Params {
-                not_object: true,
-                ..Params::default()
-            };
-        }
+    // The whole line already parsed, so the members are valid JSON.
+    let Some(members) = LeanParams::read(text) else {
+        return Params::default();
     };
-    let (meta_progress_token, meta_protocol_version) = match raw.meta {
-        Some(ObjectOr::Object(meta)) => (
-            meta.progress_token.map(|t| key_field(t, ProgressToken)),
-            meta.protocol_version
-                .and_then(string_of)
-                .map(|v| v.as_ref().into()),
-        ),
-        _ => (None, None),
+    let meta = members.meta.filter(|m| kind_of(*m) == JsonKind::Object);
+    let Some((meta_token, meta_version)) = meta.map_or(Some((None, None)), meta_members) else {
+        return Params::default();
     };
     Params {
-        meta_progress_token,
-        meta_protocol_version,
-        request_id: raw.request_id.map(|r| key_field(r, RequestId)),
-        reason_invalid: non_string(raw.reason),
-        progress_token: raw.progress_token.map(|t| key_field(t, ProgressToken)),
-        progress: number_field(raw.progress),
-        total: number_field(raw.total),
-        message_invalid: non_string(raw.message),
+        meta_progress_token: meta_token.map(|t| key_field(t, ProgressToken)),
+        meta_protocol_version: meta_version.and_then(string_of).map(|v| v.as_ref().into()),
+        request_id: members.request_id.map(|r| key_field(r, RequestId)),
+        reason_invalid: non_string(members.reason),
+        progress_token: members.progress_token.map(|t| key_field(t, ProgressToken)),
+        progress: number_field(members.progress),
+        total: number_field(members.total),
+        message_invalid: non_string(members.message),
         not_object: false,
     }
 }
@@ -618,6 +627,113 @@ mod tests {
         }
     }
 
+    /// Params' lean members as written, then `_meta`'s, if it is an object.
+    type LeanTexts = (Vec<Option<String>>, Option<Vec<Option<String>>>);
+
+    /// How serde_json reads params' lean members (the decoder's reading
+    /// before `LeanParams`): `None` where serde refuses the params.
+    fn serde_lean(text: &str) -> Option<LeanTexts> {
+        #[derive(serde::Deserialize)]
+        struct Lean<'a> {
+            #[serde(default, borrow, deserialize_with = "present", rename = "_meta")]
+            meta: Option<&'a RawValue>,
+            #[serde(default, borrow, deserialize_with = "present", rename = "requestId")]
+            request_id: Option<&'a RawValue>,
+            #[serde(default, borrow, deserialize_with = "present")]
+            reason: Option<&'a RawValue>,
+            #[serde(
+                default,
+                borrow,
+                deserialize_with = "present",
+                rename = "progressToken"
+            )]
+            progress_token: Option<&'a RawValue>,
+            #[serde(default, borrow, deserialize_with = "present")]
+            progress: Option<&'a RawValue>,
+            #[serde(default, borrow, deserialize_with = "present")]
+            total: Option<&'a RawValue>,
+            #[serde(default, borrow, deserialize_with = "present")]
+            message: Option<&'a RawValue>,
+        }
+        #[derive(serde::Deserialize)]
+        struct Meta<'a> {
+            #[serde(
+                default,
+                borrow,
+                deserialize_with = "present",
+                rename = "progressToken"
+            )]
+            token: Option<&'a RawValue>,
+            #[serde(
+                default,
+                borrow,
+                deserialize_with = "present",
+                rename = "io.modelcontextprotocol/protocolVersion"
+            )]
+            version: Option<&'a RawValue>,
+        }
+        let text_of = |raw: Option<&RawValue>| raw.map(|r| r.get().to_string());
+        let lean: Lean = serde_json::from_str(text).ok()?;
+        let meta = match lean.meta.filter(|m| m.get().starts_with('{')) {
+            Some(meta) => {
+                let meta: Meta = serde_json::from_str(meta.get()).ok()?;
+                Some(vec![text_of(meta.token), text_of(meta.version)])
+            }
+            None => None,
+        };
+        let members = [lean.meta, lean.request_id, lean.reason, lean.progress_token];
+        let more = [lean.progress, lean.total, lean.message];
+        let members = members.into_iter().chain(more).map(text_of).collect();
+        Some((members, meta))
+    }
+
+    fn our_lean(text: &str) -> Option<LeanTexts> {
+        let lean = LeanParams::read(text)?;
+        let text_of = |raw: Option<&str>| raw.map(str::to_string);
+        let meta = match lean.meta.filter(|m| m.starts_with('{')) {
+            Some(meta) => {
+                let (token, version) = meta_members(meta)?;
+                Some(vec![text_of(token), text_of(version)])
+            }
+            None => None,
+        };
+        let members = [lean.meta, lean.request_id, lean.reason, lean.progress_token];
+        let more = [lean.progress, lean.total, lean.message];
+        let members = members.into_iter().chain(more).map(text_of).collect();
+        Some((members, meta))
+    }
+
+    proptest::proptest! {
+        /// Any params object is read as serde_json reads it: the same
+        /// members, and refused where serde refuses it (a member twice).
+        #[test]
+        fn lean_params_read_as_serde_json_reads_them(
+            members in proptest::collection::vec((
+                proptest::sample::select(vec![
+                    "_meta", "requestId", "reason", "progressToken", "progress", "total",
+                    "message", "name", "arguments", "_m\\u0065ta", "progress\\ud800", "x y",
+                    "io.modelcontextprotocol/protocolVersion",
+                ]),
+                proptest::sample::select(vec![
+                    "1", "-2.5e3", "\"tok\"", "\"a\\\"}b\"", "null", "true", "[]",
+                    "[1, {\"progressToken\": 2}]", "{}", "{\"progressToken\":\"t\"}",
+                    "{ \"progressToken\" : 7 , \"progressToken\":8 }",
+                    "{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\",\"a\":[{}]}",
+                    "{\"progress\\u0054oken\":\"\\u00e9\"}",
+                ]),
+            ), 0..6),
+            spaced in proptest::bool::ANY,
+        ) {
+            let gap = if spaced { " \n " } else { "" };
+            let members: Vec<String> = members
+                .iter()
+                .map(|(name, value)| format!("{gap}\"{name}\"{gap}:{gap}{value}{gap}"))
+                .collect();
+            let text = format!("{{{}}}", members.join(","));
+            proptest::prop_assert_eq!(our_lean(&text), serde_lean(&text), "{}", text);
+        }
+    }
+
     fn parse(text: &str) -> Message {
         let raw: OneOrBatch = serde_json::from_str(text).unwrap();
         let mut messages = Vec::new();
@@ -714,12 +830,12 @@ mod tests {
         let raw = |text: &str| RawValue::from_string(text.to_string()).unwrap();
         let plain = raw(r#""tools/call""#);
         assert!(matches!(
-            string_of(&plain),
+            string_of(&*plain),
             Some(Cow::Borrowed("tools/call"))
         ));
         let escaped = raw(r#""a\"b\u00e9""#);
-        assert_eq!(string_of(&escaped).as_deref(), Some("a\"b\u{e9}"));
-        assert_eq!(string_of(&raw(r#""""#)).as_deref(), Some(""));
-        assert_eq!(string_of(&raw("12")), None);
+        assert_eq!(string_of(&*escaped).as_deref(), Some("a\"b\u{e9}"));
+        assert_eq!(string_of(&*raw(r#""""#)).as_deref(), Some(""));
+        assert_eq!(string_of(&*raw("12")), None);
     }
 }

@@ -203,7 +203,7 @@ impl<'a> Reader<'a> {
     /// The string that starts at the cursor's quote.
     fn string(&mut self) -> Option<Cow<'a, str>> {
         let start = self.at + 1;
-        let (end, escaped) = string_end(self.text.as_bytes(), start)?;
+        let (end, escaped) = crate::json_text::string_end(self.text.as_bytes(), start)?;
         self.at = end + 1;
         let inside = &self.text[start..end];
         match escaped {
@@ -261,48 +261,6 @@ fn digits_end(bytes: &[u8], at: usize) -> usize {
 fn digits_after(bytes: &[u8], at: usize) -> Option<usize> {
     let end = digits_end(bytes, at.min(bytes.len()));
     (end > at).then_some(end)
-}
-
-/// The closing quote of the string whose contents start at `at`, and
-/// whether the contents hold an escape; `None` when the string is not
-/// closed or holds a raw control character.
-fn string_end(bytes: &[u8], mut at: usize) -> Option<(usize, bool)> {
-    let mut escaped = false;
-    loop {
-        at += plain_run(bytes.get(at..)?);
-        match *bytes.get(at)? {
-            b'"' => return Some((at, escaped)),
-            b'\\' => {
-                // The escaped byte is skipped here and checked by unescape.
-                escaped = true;
-                at += 2;
-            }
-            _ => return None,
-        }
-    }
-}
-
-/// How many bytes from the start are none of `"`, `\` and the controls,
-/// read eight at a time.
-fn plain_run(bytes: &[u8]) -> usize {
-    const ONES: u64 = u64::from_ne_bytes([1; 8]);
-    const HIGHS: u64 = ONES << 7;
-    // The lowest byte flagged is exact (a borrow only spoils bytes above it).
-    let below = |word: u64, n: u8| word.wrapping_sub(ONES * u64::from(n)) & !word & HIGHS;
-    let equal = |word: u64, n: u8| below(word ^ (ONES * u64::from(n)), 1);
-    let mut at = 0;
-    while let Some(chunk) = bytes.get(at..at + 8) {
-        let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
-        let special = equal(word, b'"') | equal(word, b'\\') | below(word, 0x20);
-        if special != 0 {
-            return at + (special.trailing_zeros() / 8) as usize;
-        }
-        at += 8;
-    }
-    let rest = bytes[at..]
-        .iter()
-        .position(|&b| b == b'"' || b == b'\\' || b < 0x20);
-    at + rest.unwrap_or(bytes.len() - at)
 }
 
 #[cfg(test)]
