@@ -2,6 +2,8 @@
 //! contents unescaped as serde_json reads them, where a string ends, and
 //! the members of an object already known to be valid JSON.
 
+use std::borrow::Cow;
+
 /// The value of a JSON string's contents, as serde_json reads it (`None`
 /// for a `\u` escape that is a lone surrogate), built in one copy: bodies
 /// that are JSON inside JSON strings hold an escape every few bytes. The
@@ -104,6 +106,41 @@ fn plain_run(bytes: &[u8]) -> usize {
         .iter()
         .position(|&b| b == b'"' || b == b'\\' || b < 0x20);
     at + rest.unwrap_or(bytes.len() - at)
+}
+
+/// The value of a JSON string written with its quotes (`None` for other
+/// text, or a lone surrogate).
+pub(crate) fn string_value(text: &str) -> Option<Cow<'_, str>> {
+    contents(text.strip_prefix('"')?.strip_suffix('"')?)
+}
+
+/// The value of a string's contents as written: valid JSON without a
+/// backslash holds its value as it is, so most ids, methods and names are
+/// read without a parser.
+pub(crate) fn contents(inside: &str) -> Option<Cow<'_, str>> {
+    match memchr::memchr(b'\\', inside.as_bytes()) {
+        None => Some(Cow::Borrowed(inside)),
+        Some(_) => unescape(inside).map(Cow::Owned),
+    }
+}
+
+/// The values of the members `names` of an object's valid text (`None`
+/// for one absent), or `None` when one of them is written twice or a
+/// member's name cannot be read, as serde_json refuses such an object.
+pub(crate) fn find_members<'a, const N: usize>(
+    object: &'a str,
+    names: [&str; N],
+) -> Option<[Option<&'a str>; N]> {
+    let mut found = [None; N];
+    for (name, value) in members(object) {
+        let name = contents(name)?;
+        if let Some(index) = names.iter().position(|wanted| *wanted == name) {
+            if found[index].replace(value).is_some() {
+                return None;
+            }
+        }
+    }
+    Some(found)
 }
 
 /// The members of an object, as written: each name without its quotes

@@ -127,59 +127,19 @@ pub(crate) struct RawMessage<'a> {
     error: Option<&'a RawValue>,
 }
 
-/// The members of params that lean fields are read from, as written.
-#[derive(Default)]
-struct LeanParams<'a> {
-    meta: Option<&'a str>,
-    request_id: Option<&'a str>,
-    reason: Option<&'a str>,
-    progress_token: Option<&'a str>,
-    progress: Option<&'a str>,
-    total: Option<&'a str>,
-    message: Option<&'a str>,
-}
+/// The members of params that lean fields are read from.
+const LEAN_MEMBERS: [&str; 7] = [
+    "_meta",
+    "requestId",
+    "reason",
+    "progressToken",
+    "progress",
+    "total",
+    "message",
+];
 
-impl<'a> LeanParams<'a> {
-    /// The lean members of an object's valid text, or `None` when one is
-    /// written twice (or its name cannot be read): serde_json refuses such
-    /// params, and no lean field is read from them.
-    fn read(object: &'a str) -> Option<Self> {
-        let mut lean = LeanParams::default();
-        for (name, value) in crate::json_text::members(object) {
-            let slot = match &*string_contents(name)? {
-                "_meta" => &mut lean.meta,
-                "requestId" => &mut lean.request_id,
-                "reason" => &mut lean.reason,
-                "progressToken" => &mut lean.progress_token,
-                "progress" => &mut lean.progress,
-                "total" => &mut lean.total,
-                "message" => &mut lean.message,
-                _ => continue,
-            };
-            if slot.replace(value).is_some() {
-                return None;
-            }
-        }
-        Some(lean)
-    }
-}
-
-/// `_meta.progressToken` and `_meta["io.modelcontextprotocol/protocolVersion"]`
-/// of an object's valid text, or `None` when one is written twice.
-fn meta_members(meta: &str) -> Option<(Option<&str>, Option<&str>)> {
-    let (mut token, mut version) = (None, None);
-    for (name, value) in crate::json_text::members(meta) {
-        let slot = match &*string_contents(name)? {
-            "progressToken" => &mut token,
-            "io.modelcontextprotocol/protocolVersion" => &mut version,
-            _ => continue,
-        };
-        if slot.replace(value).is_some() {
-            return None;
-        }
-    }
-    Some((token, version))
-}
+/// The members of `_meta` that lean fields are read from.
+const LEAN_META_MEMBERS: [&str; 2] = ["progressToken", "io.modelcontextprotocol/protocolVersion"];
 
 #[derive(serde::Deserialize)]
 struct RawError<'a> {
@@ -224,18 +184,7 @@ pub(crate) fn kind_of<'a>(raw: impl JsonText<'a>) -> JsonKind {
 
 /// A JSON string value as text (unescaped only when it has escapes).
 pub(crate) fn string_of<'a>(raw: impl JsonText<'a>) -> Option<Cow<'a, str>> {
-    let inside = raw.text().strip_prefix('"')?.strip_suffix('"')?;
-    string_contents(inside)
-}
-
-/// The value of a string's contents as written: valid JSON without a
-/// backslash holds its value as it is, so most ids, methods and names are
-/// read without a parser.
-fn string_contents(inside: &str) -> Option<Cow<'_, str>> {
-    match memchr::memchr(b'\\', inside.as_bytes()) {
-        None => Some(Cow::Borrowed(inside)),
-        Some(_) => crate::json_text::unescape(inside).map(Cow::Owned),
-    }
+    crate::json_text::string_value(raw.text())
 }
 
 /// A string-or-integer key, or the kind of value found instead.
@@ -301,23 +250,29 @@ fn params_of(raw: Option<&RawValue>, method: &str, problems: &mut Vec<ShapeProbl
     if !lean || !text.starts_with('{') {
         return params_not_read(raw, problems);
     }
-    // The whole line already parsed, so the members are valid JSON.
-    let Some(members) = LeanParams::read(text) else {
+    // The whole line already parsed, so the members are valid JSON (and
+    // params that serde_json would refuse have no lean field).
+    let Some([meta, request_id, reason, progress_token, progress, total, message]) =
+        crate::json_text::find_members(text, LEAN_MEMBERS)
+    else {
         return Params::default();
     };
-    let meta = members.meta.filter(|m| kind_of(*m) == JsonKind::Object);
-    let Some((meta_token, meta_version)) = meta.map_or(Some((None, None)), meta_members) else {
+    let meta = meta.filter(|m| kind_of(*m) == JsonKind::Object);
+    let no_meta = Some([None, None]);
+    let Some([meta_token, meta_version]) = meta.map_or(no_meta, |meta| {
+        crate::json_text::find_members(meta, LEAN_META_MEMBERS)
+    }) else {
         return Params::default();
     };
     Params {
         meta_progress_token: meta_token.map(|t| key_field(t, ProgressToken)),
         meta_protocol_version: meta_version.and_then(string_of).map(|v| v.as_ref().into()),
-        request_id: members.request_id.map(|r| key_field(r, RequestId)),
-        reason_invalid: non_string(members.reason),
-        progress_token: members.progress_token.map(|t| key_field(t, ProgressToken)),
-        progress: number_field(members.progress),
-        total: number_field(members.total),
-        message_invalid: non_string(members.message),
+        request_id: request_id.map(|r| key_field(r, RequestId)),
+        reason_invalid: non_string(reason),
+        progress_token: progress_token.map(|t| key_field(t, ProgressToken)),
+        progress: number_field(progress),
+        total: number_field(total),
+        message_invalid: non_string(message),
         not_object: false,
     }
 }
@@ -688,19 +643,16 @@ mod tests {
     }
 
     fn our_lean(text: &str) -> Option<LeanTexts> {
-        let lean = LeanParams::read(text)?;
+        let lean = crate::json_text::find_members(text, LEAN_MEMBERS)?;
         let text_of = |raw: Option<&str>| raw.map(str::to_string);
-        let meta = match lean.meta.filter(|m| m.starts_with('{')) {
+        let meta = match lean[0].filter(|m| m.starts_with('{')) {
             Some(meta) => {
-                let (token, version) = meta_members(meta)?;
-                Some(vec![text_of(token), text_of(version)])
+                let meta = crate::json_text::find_members(meta, LEAN_META_MEMBERS)?;
+                Some(meta.into_iter().map(text_of).collect())
             }
             None => None,
         };
-        let members = [lean.meta, lean.request_id, lean.reason, lean.progress_token];
-        let more = [lean.progress, lean.total, lean.message];
-        let members = members.into_iter().chain(more).map(text_of).collect();
-        Some((members, meta))
+        Some((lean.into_iter().map(text_of).collect(), meta))
     }
 
     proptest::proptest! {
