@@ -149,11 +149,13 @@ pub(crate) fn find_members<'a, const N: usize>(
 /// being checked. Text that is not valid gives members that end early,
 /// never a panic.
 pub(crate) fn members(object: &str) -> Members<'_> {
-    let start = usize::from(object.starts_with('{'));
-    Members {
-        text: object,
-        at: if start == 1 { 1 } else { object.len() },
-    }
+    // Text that is not an object has no member.
+    let at = if object.starts_with('{') {
+        1
+    } else {
+        object.len()
+    };
+    Members { text: object, at }
 }
 
 pub(crate) struct Members<'a> {
