@@ -586,7 +586,7 @@ mod tests {
     type LeanTexts = (Vec<Option<String>>, Option<Vec<Option<String>>>);
 
     /// How serde_json reads params' lean members (the decoder's reading
-    /// before `LeanParams`): `None` where serde refuses the params.
+    /// before `json_text::find_members`): `None` where serde refuses the params.
     fn serde_lean(text: &str) -> Option<LeanTexts> {
         #[derive(serde::Deserialize)]
         struct Lean<'a> {
