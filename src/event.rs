@@ -325,11 +325,7 @@ impl Eq for Json {}
 
 impl Json {
     /// `raw`'s text: a range of `chunk` when it lies there, else a copy.
-    pub(crate) fn of(
-        raw: &serde_json::value::RawValue,
-        chunk: Option<&std::sync::Arc<[u8]>>,
-    ) -> Json {
-        let text = raw.get();
+    pub(crate) fn of(text: &str, chunk: Option<&std::sync::Arc<[u8]>>) -> Json {
         let first_meta = META_MEMBER.find(text.as_bytes()).map(|at| at as u32);
         let in_chunk = chunk.and_then(|chunk| {
             let start = (text.as_ptr() as usize).checked_sub(chunk.as_ptr() as usize)?;

@@ -68,7 +68,8 @@ fn hex_escape_at(bytes: &[u8], at: usize) -> Option<u32> {
 
 /// The closing quote of the string whose contents start at `at`, and
 /// whether the contents hold an escape; `None` when the string is not
-/// closed or holds a raw control character.
+/// closed, holds a raw control character or a malformed escape. (A lone
+/// surrogate passes, as it does in a string serde_json skips.)
 pub(crate) fn string_end(bytes: &[u8], mut at: usize) -> Option<(usize, bool)> {
     let mut escaped = false;
     loop {
@@ -76,18 +77,59 @@ pub(crate) fn string_end(bytes: &[u8], mut at: usize) -> Option<(usize, bool)> {
         match *bytes.get(at)? {
             b'"' => return Some((at, escaped)),
             b'\\' => {
-                // The escaped byte is skipped here and checked by unescape.
                 escaped = true;
-                at += 2;
+                at += escape_len(bytes, at)?;
             }
             _ => return None,
         }
     }
 }
 
+/// The length of the well-formed escape at `at`.
+fn escape_len(bytes: &[u8], at: usize) -> Option<usize> {
+    match *bytes.get(at + 1)? {
+        b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => Some(2),
+        b'u' => hex_escape_at(bytes, at).map(|_| 6),
+        _ => None,
+    }
+}
+
 /// How many bytes from the start are none of `"`, `\` and the controls,
-/// read eight at a time.
+/// read sixteen at a time (most strings end in the first sixteen).
+#[cfg(target_arch = "x86_64")]
 fn plain_run(bytes: &[u8]) -> usize {
+    use std::arch::x86_64::{
+        _mm_cmpeq_epi8, _mm_loadu_si128, _mm_max_epu8, _mm_movemask_epi8, _mm_or_si128,
+        _mm_set1_epi8,
+    };
+    let mut at = 0;
+    while let Some(chunk) = bytes.get(at..at + 16) {
+        // SAFETY: SSE2 is part of x86_64, and the load reads the sixteen
+        // bytes of `chunk` (unaligned loads are allowed).
+        let special = unsafe {
+            let word = _mm_loadu_si128(chunk.as_ptr().cast());
+            let quote = _mm_cmpeq_epi8(word, _mm_set1_epi8(b'"' as i8));
+            let backslash = _mm_cmpeq_epi8(word, _mm_set1_epi8(b'\\' as i8));
+            // A byte is a control when the unsigned max with 0x1f leaves 0x1f.
+            let last_control = _mm_set1_epi8(0x1f);
+            let control = _mm_cmpeq_epi8(_mm_max_epu8(word, last_control), last_control);
+            _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(quote, backslash), control))
+        };
+        if special != 0 {
+            return at + special.trailing_zeros() as usize;
+        }
+        at += 16;
+    }
+    at + plain_run_by_words(&bytes[at..])
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn plain_run(bytes: &[u8]) -> usize {
+    plain_run_by_words(bytes)
+}
+
+/// [`plain_run`], eight bytes at a time in a machine word.
+fn plain_run_by_words(bytes: &[u8]) -> usize {
     const ONES: u64 = u64::from_ne_bytes([1; 8]);
     const HIGHS: u64 = ONES << 7;
     // The lowest byte flagged is exact (a borrow only spoils bytes above it).
@@ -133,18 +175,46 @@ pub(crate) fn find_members<'a, const N: usize>(
 ) -> Option<[Option<&'a str>; N]> {
     let mut found = [None; N];
     for (name, value) in members(object) {
-        let name = contents(name)?;
-        if let Some(index) = names.iter().position(|wanted| *wanted == name) {
-            if found[index].replace(value).is_some() {
-                return None;
-            }
-        }
+        keep_if_named(&mut found, names, name, value)?;
     }
     Some(found)
 }
 
-/// The members of an object, as written: each name without its quotes
-/// (escapes kept) and the text of its value. The text must be valid JSON,
+/// Keeps `value` in `found` if its member is one of `names`; `None` when
+/// that member was already found or the name cannot be read.
+pub(crate) fn keep_if_named<'a, const N: usize>(
+    found: &mut [Option<&'a str>; N],
+    names: [&str; N],
+    name: Name<'_>,
+    value: &'a str,
+) -> Option<()> {
+    let name = name.value()?;
+    match names.iter().position(|wanted| *wanted == name) {
+        Some(index) if found[index].replace(value).is_some() => None,
+        _ => Some(()),
+    }
+}
+
+/// A member's name as written, without its quotes.
+#[derive(Clone, Copy)]
+pub(crate) struct Name<'a> {
+    written: &'a str,
+    escaped: bool,
+}
+
+impl<'a> Name<'a> {
+    /// The name, unescaped; `None` for a name serde_json cannot read (a
+    /// lone surrogate).
+    pub(crate) fn value(self) -> Option<Cow<'a, str>> {
+        match self.escaped {
+            false => Some(Cow::Borrowed(self.written)),
+            true => unescape(self.written).map(Cow::Owned),
+        }
+    }
+}
+
+/// The members of an object, as written: each name and the text of its
+/// value. The text must be valid JSON,
 /// such as a member of a line that parsed: values are skipped without
 /// being checked. Text that is not valid gives members that end early,
 /// never a panic.
@@ -164,7 +234,7 @@ pub(crate) struct Members<'a> {
 }
 
 impl<'a> Iterator for Members<'a> {
-    type Item = (&'a str, &'a str);
+    type Item = (Name<'a>, &'a str);
 
     fn next(&mut self) -> Option<Self::Item> {
         let bytes = self.text.as_bytes();
@@ -172,18 +242,12 @@ impl<'a> Iterator for Members<'a> {
         if bytes.get(self.at) == Some(&b',') {
             self.at = skip_space(bytes, self.at + 1);
         }
-        if bytes.get(self.at) != Some(&b'"') {
+        let Some(head) = member_head(bytes, self.at) else {
             self.at = bytes.len();
             return None;
-        }
-        let (name_end, _) = string_end(bytes, self.at + 1)?;
-        let name = &self.text[self.at + 1..name_end];
-        let colon = skip_space(bytes, name_end + 1);
-        if bytes.get(colon) != Some(&b':') {
-            self.at = bytes.len();
-            return None;
-        }
-        let start = skip_space(bytes, colon + 1);
+        };
+        let name = name_of(self.text, self.at, &head);
+        let start = skip_space(bytes, head.colon + 1);
         let end = value_end(bytes, start)?;
         self.at = end;
         Some((name, &self.text[start..end]))
@@ -227,5 +291,296 @@ fn container_end(bytes: &[u8], mut at: usize) -> Option<usize> {
             _ => {}
         }
         at += 1;
+    }
+}
+
+/// Where the number that starts at `at` ends, written as JSON writes
+/// numbers (its value is not read: serde_json skips a number of any size).
+pub(crate) fn number_end(bytes: &[u8], at: usize) -> Option<usize> {
+    let mut at = at + usize::from(bytes.get(at) == Some(&b'-'));
+    at = match bytes.get(at)? {
+        b'0' => at + 1,
+        b'1'..=b'9' => digits_end(bytes, at),
+        _ => return None,
+    };
+    if bytes.get(at) == Some(&b'.') {
+        at = digits_after(bytes, at + 1)?;
+    }
+    if matches!(bytes.get(at), Some(b'e' | b'E')) {
+        at += 1;
+        at += usize::from(matches!(bytes.get(at), Some(b'+' | b'-')));
+        at = digits_after(bytes, at)?;
+    }
+    Some(at)
+}
+
+/// Where the run of digits from `at` ends.
+fn digits_end(bytes: &[u8], at: usize) -> usize {
+    let run = bytes[at..]
+        .iter()
+        .take_while(|b| b.is_ascii_digit())
+        .count();
+    at + run
+}
+
+/// Like [`digits_end`], for a run that must hold a digit.
+fn digits_after(bytes: &[u8], at: usize) -> Option<usize> {
+    let end = digits_end(bytes, at.min(bytes.len()));
+    (end > at).then_some(end)
+}
+
+/// How deep [`checked_value_end`] follows containers; deeper text is left
+/// to serde_json, which skips values of any depth.
+const CHECKED_DEPTH: u32 = u128::BITS;
+
+/// Where the JSON value that starts at `at` ends, checked as serde_json
+/// checks a value it skips: `None` when the text is not valid JSON there
+/// (or nests deeper than [`CHECKED_DEPTH`]). Strings are skipped a word at
+/// a time and nothing is built, so a member no one reads costs a scan.
+pub(crate) fn checked_value_end(bytes: &[u8], mut at: usize) -> Option<usize> {
+    // A bit per open container, the innermost lowest: set for an object.
+    let mut objects = 0u128;
+    let mut depth = 0;
+    loop {
+        at = skip_space(bytes, at);
+        let first = *bytes.get(at)?;
+        match first {
+            b'{' | b'[' if depth == CHECKED_DEPTH => return None,
+            b'{' | b'[' => {
+                let object = first == b'{';
+                at = skip_space(bytes, at + 1);
+                if bytes.get(at) != Some(if object { &b'}' } else { &b']' }) {
+                    objects = objects << 1 | u128::from(object);
+                    depth += 1;
+                    if object {
+                        at = member_value_start(bytes, at)?;
+                    }
+                    continue;
+                }
+                at += 1;
+            }
+            b'"' => at = string_end(bytes, at + 1)?.0 + 1,
+            b't' => at = literal_end(bytes, at, b"true")?,
+            b'f' => at = literal_end(bytes, at, b"false")?,
+            b'n' => at = literal_end(bytes, at, b"null")?,
+            _ => at = number_end(bytes, at)?,
+        }
+        // After a value: close what it ends, or go on past a comma.
+        loop {
+            if depth == 0 {
+                return Some(at);
+            }
+            at = skip_space(bytes, at);
+            let object = objects & 1 == 1;
+            match *bytes.get(at)? {
+                b',' if object => {
+                    at = member_value_start(bytes, skip_space(bytes, at + 1))?;
+                    break;
+                }
+                b',' => {
+                    at += 1;
+                    break;
+                }
+                b'}' if object => {}
+                b']' if !object => {}
+                _ => return None,
+            }
+            at += 1;
+            objects >>= 1;
+            depth -= 1;
+        }
+    }
+}
+
+/// Past the name and colon of the member that starts at `at`.
+fn member_value_start(bytes: &[u8], at: usize) -> Option<usize> {
+    member_head(bytes, at).map(|head| head.colon + 1)
+}
+
+/// Where a member's name ends and its colon is.
+struct Head {
+    /// The name's closing quote.
+    name_end: usize,
+    escaped: bool,
+    colon: usize,
+}
+
+/// The head of the member that starts at `at` (the name's opening quote).
+fn member_head(bytes: &[u8], at: usize) -> Option<Head> {
+    if bytes.get(at) != Some(&b'"') {
+        return None;
+    }
+    let (name_end, escaped) = string_end(bytes, at + 1)?;
+    let colon = skip_space(bytes, name_end + 1);
+    (bytes.get(colon) == Some(&b':')).then_some(Head {
+        name_end,
+        escaped,
+        colon,
+    })
+}
+
+/// The name of the member whose head, at `at`, is `head`.
+fn name_of<'a>(text: &'a str, at: usize, head: &Head) -> Name<'a> {
+    Name {
+        written: &text[at + 1..head.name_end],
+        escaped: head.escaped,
+    }
+}
+
+pub(crate) fn literal_end(bytes: &[u8], at: usize, word: &[u8]) -> Option<usize> {
+    bytes[at..].starts_with(word).then_some(at + word.len())
+}
+
+/// Walks the object that opens at `at`, checked as [`checked_value_end`]
+/// checks it: `value` is given each member's name as written and where its
+/// value starts, reads the value and says where it ends. Where the object
+/// ends, past its `}`.
+pub(crate) fn checked_object<'a>(
+    text: &'a str,
+    at: usize,
+    mut value: impl FnMut(Name<'a>, usize) -> Option<usize>,
+) -> Option<usize> {
+    let bytes = text.as_bytes();
+    checked_items(bytes, at, *b"{}", |at| {
+        let head = member_head(bytes, at)?;
+        value(name_of(text, at, &head), skip_space(bytes, head.colon + 1))
+    })
+}
+
+/// [`checked_object`] for an array: `element` is given where each
+/// element starts.
+pub(crate) fn checked_array(
+    text: &str,
+    at: usize,
+    element: impl FnMut(usize) -> Option<usize>,
+) -> Option<usize> {
+    checked_items(text.as_bytes(), at, *b"[]", element)
+}
+
+/// Walks the container that opens at `at` (with `open`, closed by `close`),
+/// each item read by `item` from where it starts; where it ends.
+fn checked_items(
+    bytes: &[u8],
+    at: usize,
+    [open, close]: [u8; 2],
+    mut item: impl FnMut(usize) -> Option<usize>,
+) -> Option<usize> {
+    if bytes.get(at) != Some(&open) {
+        return None;
+    }
+    let mut at = skip_space(bytes, at + 1);
+    if bytes.get(at) == Some(&close) {
+        return Some(at + 1);
+    }
+    loop {
+        at = skip_space(bytes, item(at)?);
+        match *bytes.get(at)? {
+            b',' => at = skip_space(bytes, at + 1),
+            byte if byte == close => return Some(at + 1),
+            _ => return None,
+        }
+    }
+}
+
+/// [`find_members`] for the object that opens at `at`, checked as
+/// [`checked_value_end`] checks it, and where the object ends.
+pub(crate) fn checked_members<'a, const N: usize>(
+    text: &'a str,
+    at: usize,
+    names: [&str; N],
+) -> Option<([Option<&'a str>; N], usize)> {
+    let mut found = [None; N];
+    let end = checked_object(text, at, |name, start| {
+        let end = checked_value_end(text.as_bytes(), start)?;
+        keep_if_named(&mut found, names, name, &text[start..end])?;
+        Some(end)
+    })?;
+    Some((found, end))
+}
+
+/// What `read` reads from the one value that `text` holds, white space
+/// around it allowed: `read` is given where the value starts and says where
+/// it ends.
+pub(crate) fn read_whole<'a, T>(
+    text: &'a str,
+    read: impl FnOnce(&'a str, usize) -> Option<(T, usize)>,
+) -> Option<T> {
+    let bytes = text.as_bytes();
+    let (value, end) = read(text, skip_space(bytes, 0))?;
+    (skip_space(bytes, end) == bytes.len()).then_some(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Whether serde_json reads `text` as one value when it skips it.
+    fn serde_skips(text: &str) -> bool {
+        serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok()
+    }
+
+    fn checked(text: &str) -> bool {
+        read_whole(text, |text, at| {
+            Some(((), checked_value_end(text.as_bytes(), at)?))
+        })
+        .is_some()
+    }
+
+    #[test]
+    fn values_are_checked_as_serde_json_skips_them() {
+        for text in [
+            "0",
+            "-0",
+            "-",
+            "01",
+            "1.",
+            "1.5e",
+            "1e+5",
+            "-1.5E-3",
+            "\"\\ud800\"",
+            "\"\\u00e\"",
+            "\"\\a\"",
+            "\"\u{1f}\"",
+            "\"\u{7f}\"",
+            "[1,]",
+            "[,1]",
+            "{\"a\":1,}",
+            "{\"a\" 1}",
+            "{1:2}",
+            "[[[]]]",
+            "{\"a\":{\"b\":[true,false,null]}}",
+            "nul",
+            "truex",
+            " [ ] ",
+            "[1 2]",
+            "{} {}",
+            "",
+        ] {
+            assert_eq!(checked(text), serde_skips(text), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn nesting_past_the_checked_depth_is_left_to_serde_json() {
+        let deep = |n| format!("{}{}", "[".repeat(n), "]".repeat(n));
+        assert!(checked(&deep(CHECKED_DEPTH as usize)));
+        assert!(!checked(&deep(CHECKED_DEPTH as usize + 1)));
+        assert!(serde_skips(&deep(CHECKED_DEPTH as usize + 1)));
+    }
+
+    proptest::proptest! {
+        /// Any text over JSON's alphabet is checked as serde_json checks a
+        /// value it skips.
+        #[test]
+        fn any_text_is_checked_as_serde_json_skips_it(
+            parts in proptest::collection::vec(proptest::sample::select(vec![
+                "{", "}", "[", "]", ",", ":", " ", "\n", "\"", "\"a\"", "\"b\\n\"",
+                "\\", "\\u00e9", "\\ud800", "\\u12", "0", "-1", "1.5e3", "01", ".", "e",
+                "true", "null", "\u{1}", "é", "x",
+            ]), 0..24)
+        ) {
+            let text = parts.concat();
+            proptest::prop_assert_eq!(checked(&text), serde_skips(&text), "{:?}", text);
+        }
     }
 }

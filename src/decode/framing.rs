@@ -42,7 +42,7 @@ fn decode_framed(lines: &[Line], at: impl Fn(Line) -> Location, out: &mut Vec<Ev
         jsonl::decode_line(lines[0].2, first, true, out);
         return 1;
     };
-    let error = match serde_json::from_str::<OneOrBatch>(text) {
+    let error = match OneOrBatch::read(text) {
         Ok(raw) => {
             messages_of(raw, |message| out.push(message_event(first, message)));
             return 1;

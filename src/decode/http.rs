@@ -327,7 +327,7 @@ impl Exchange<'_> {
                 time,
             } => {
                 let place = Self::place(place, &described);
-                match serde_json::from_str::<OneOrBatch>(&body.text) {
+                match OneOrBatch::read(&body.text) {
                     Ok(raw) => messages_of(raw, |message| {
                         out.push(Timed {
                             time,
@@ -503,7 +503,7 @@ impl Exchange<'_> {
 /// What each event of a body of messages holds: a message's body, or `None`
 /// for the one event of a body that is not JSON.
 fn each_message_body(text: &str, each: &mut dyn FnMut(Option<MessageBody>)) {
-    match serde_json::from_str::<OneOrBatch>(text) {
+    match OneOrBatch::read(text) {
         Ok(raw) => bodies_of(raw, |body| each(Some(body))),
         Err(_) => each(None),
     }

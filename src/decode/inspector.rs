@@ -204,7 +204,7 @@ fn entry_events(
             place: Some(place.clone().into()),
             payload,
         };
-        match serde_json::from_str::<OneOrBatch>(raw.get()) {
+        match OneOrBatch::read(raw.get()) {
             Ok(one_or_batch) => messages_of(one_or_batch, |m| {
                 out.push((key, event(Payload::Message(m))))
             }),

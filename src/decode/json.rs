@@ -1,8 +1,11 @@
-//! Borrowed serde views of a trace line, and their reduction to lean events.
+//! Borrowed views of a trace line, and their reduction to lean events.
 //!
-//! Each line is parsed once: the structs below borrow every value they do not
-//! need to look into as a `&RawValue`, and serde skips the members no rule
-//! reads (tool arguments, results, ...) without building them.
+//! Each line is read once: the structs below borrow every value they do not
+//! need to look into as JSON text, and the members no rule reads (tool
+//! arguments, results, ...) are skipped without being built. The line is
+//! scanned by [`json_text`](crate::json_text), which checks it as serde_json
+//! would; serde_json reads what the scanner leaves (a message that is not an
+//! object, a member written twice) and words why a line cannot be read.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -20,6 +23,11 @@ use crate::event::{
 /// than as absence (`"id": null` and no `id` mean different things).
 pub(crate) fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<&'de RawValue>, D::Error> {
     <&RawValue>::deserialize(d).map(Some)
+}
+
+/// [`present`], as the member's JSON text.
+pub(crate) fn present_text<'de, D: Deserializer<'de>>(d: D) -> Result<Option<&'de str>, D::Error> {
+    <&RawValue>::deserialize(d).map(|raw| Some(raw.get()))
 }
 
 /// The visit methods for scalars and null: each reports the kind of value
@@ -48,6 +56,7 @@ macro_rules! visit_non_objects {
 }
 
 /// A value that should be an object: the object's view, or the kind it had instead.
+#[derive(Debug, PartialEq)]
 pub(crate) enum ObjectOr<T> {
     Object(T),
     Other(JsonKind),
@@ -78,6 +87,7 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for ObjectOr<T> {
 }
 
 /// A message member: one message, or a batch of them.
+#[derive(Debug, PartialEq)]
 pub(crate) enum OneOrBatch<'a> {
     One(ObjectOr<RawMessage<'a>>),
     Batch(Vec<ObjectOr<RawMessage<'a>>>),
@@ -111,20 +121,74 @@ impl<'de: 'a, 'a> Deserialize<'de> for OneOrBatch<'a> {
     }
 }
 
-#[derive(serde::Deserialize)]
+impl<'a> OneOrBatch<'a> {
+    /// Reads a message member from its text (surrounding white space
+    /// allowed). Text that holds objects as expected is scanned once by
+    /// [`json_text`](crate::json_text), checked as serde_json checks it;
+    /// anything else is left to serde_json, which also words why text
+    /// cannot be read.
+    pub(crate) fn read(text: &'a str) -> serde_json::Result<Self> {
+        match crate::json_text::read_whole(text, Self::scanned) {
+            Some(read) => Ok(read),
+            None => serde_json::from_str(text),
+        }
+    }
+
+    /// The member that starts at `at`, and where it ends; `None` for text
+    /// that is not valid JSON, and where the scanner leaves the member to
+    /// serde_json: a message that is not an object, or one whose members
+    /// serde_json would refuse.
+    pub(crate) fn scanned(text: &'a str, at: usize) -> Option<(Self, usize)> {
+        match text.as_bytes().get(at)? {
+            b'{' => RawMessage::scanned(text, at)
+                .map(|(message, end)| (OneOrBatch::One(ObjectOr::Object(message)), end)),
+            b'[' => {
+                let mut items = Vec::new();
+                let end = crate::json_text::checked_array(text, at, |start| {
+                    let (message, end) = RawMessage::scanned(text, start)?;
+                    items.push(ObjectOr::Object(message));
+                    Some(end)
+                })?;
+                Some((OneOrBatch::Batch(items), end))
+            }
+            _ => None,
+        }
+    }
+}
+
+/// The members of a message, as JSON text.
+#[derive(serde::Deserialize, Debug, PartialEq)]
 pub(crate) struct RawMessage<'a> {
-    #[serde(default, borrow, deserialize_with = "present")]
-    jsonrpc: Option<&'a RawValue>,
-    #[serde(default, borrow, deserialize_with = "present")]
-    id: Option<&'a RawValue>,
-    #[serde(default, borrow, deserialize_with = "present")]
-    method: Option<&'a RawValue>,
-    #[serde(default, borrow, deserialize_with = "present")]
-    params: Option<&'a RawValue>,
-    #[serde(default, borrow, deserialize_with = "present")]
-    result: Option<&'a RawValue>,
-    #[serde(default, borrow, deserialize_with = "present")]
-    error: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present_text")]
+    jsonrpc: Option<&'a str>,
+    #[serde(default, borrow, deserialize_with = "present_text")]
+    id: Option<&'a str>,
+    #[serde(default, borrow, deserialize_with = "present_text")]
+    method: Option<&'a str>,
+    #[serde(default, borrow, deserialize_with = "present_text")]
+    params: Option<&'a str>,
+    #[serde(default, borrow, deserialize_with = "present_text")]
+    result: Option<&'a str>,
+    #[serde(default, borrow, deserialize_with = "present_text")]
+    error: Option<&'a str>,
+}
+
+impl<'a> RawMessage<'a> {
+    /// The members of the object that opens at `at`, and where it ends.
+    fn scanned(text: &'a str, at: usize) -> Option<(Self, usize)> {
+        const NAMES: [&str; 6] = ["jsonrpc", "id", "method", "params", "result", "error"];
+        let ([jsonrpc, id, method, params, result, error], end) =
+            crate::json_text::checked_members(text, at, NAMES)?;
+        let message = RawMessage {
+            jsonrpc,
+            id,
+            method,
+            params,
+            result,
+            error,
+        };
+        Some((message, end))
+    }
 }
 
 /// The members of params that lean fields are read from.
@@ -143,10 +207,10 @@ const LEAN_META_MEMBERS: [&str; 2] = ["progressToken", "io.modelcontextprotocol/
 
 #[derive(serde::Deserialize)]
 struct RawError<'a> {
-    #[serde(default, borrow, deserialize_with = "present")]
-    code: Option<&'a RawValue>,
-    #[serde(default, borrow, deserialize_with = "present")]
-    message: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present_text")]
+    code: Option<&'a str>,
+    #[serde(default, borrow, deserialize_with = "present_text")]
+    message: Option<&'a str>,
 }
 
 /// JSON text as written, without surrounding white space: a raw member
@@ -243,8 +307,8 @@ pub(crate) fn method_name(name: Cow<'_, str>) -> Method {
 /// The lean params: read only where they can hold a lean field (the
 /// members of a cancellation or progress notification, or a `_meta`), so
 /// most params are scanned once, as raw text, and not parsed again.
-fn params_of(raw: Option<&RawValue>, method: &str, problems: &mut Vec<ShapeProblem>) -> Params {
-    let text = raw.map_or("", RawValue::get);
+fn params_of(raw: Option<&str>, method: &str, problems: &mut Vec<ShapeProblem>) -> Params {
+    let text = raw.unwrap_or("");
     let lean = matches!(method, "notifications/cancelled" | "notifications/progress")
         || crate::event::META_MEMBER.find(text.as_bytes()).is_some();
     if !lean || !text.starts_with('{') {
@@ -279,7 +343,7 @@ fn params_of(raw: Option<&RawValue>, method: &str, problems: &mut Vec<ShapeProbl
 
 /// Params with no lean field to read: absent, an object without one, or a
 /// value that is not structured at all (a shape problem).
-fn params_not_read(raw: Option<&RawValue>, problems: &mut Vec<ShapeProblem>) -> Params {
+fn params_not_read(raw: Option<&str>, problems: &mut Vec<ShapeProblem>) -> Params {
     match raw.map(kind_of) {
         None | Some(JsonKind::Object) => Params::default(),
         Some(kind) => {
@@ -294,8 +358,8 @@ fn params_not_read(raw: Option<&RawValue>, problems: &mut Vec<ShapeProblem>) -> 
     }
 }
 
-fn error_problems(raw: &RawValue, problems: &mut Vec<ShapeProblem>) -> Option<i64> {
-    match serde_json::from_str::<ObjectOr<RawError>>(raw.get()) {
+fn error_problems(raw: &str, problems: &mut Vec<ShapeProblem>) -> Option<i64> {
+    match serde_json::from_str::<ObjectOr<RawError>>(raw) {
         Ok(ObjectOr::Object(err)) => {
             let code = match err.code {
                 None => {
@@ -303,7 +367,7 @@ fn error_problems(raw: &RawValue, problems: &mut Vec<ShapeProblem>) -> Option<i6
                     None
                 }
                 Some(code) => match kind_of(code) {
-                    JsonKind::Integer => code.get().parse().ok(),
+                    JsonKind::Integer => code.parse().ok(),
                     JsonKind::Float => match key_of(code) {
                         Ok(Key::Int(n)) => Some(n),
                         _ => {
@@ -352,7 +416,7 @@ pub(crate) fn decoding_shared<R>(chunk: &[u8], decode: impl FnOnce(&[u8]) -> R) 
 }
 
 /// A raw member, as a range of the chunk being decoded when it lies there.
-fn shared_json(raw: &RawValue) -> Json {
+fn shared_json(raw: &str) -> Json {
     SHARED_CHUNK.with_borrow(|chunk| Json::of(raw, chunk.as_ref()))
 }
 
@@ -389,7 +453,7 @@ fn body_of(raw: ObjectOr<RawMessage<'_>>, problems: &mut Vec<ShapeProblem>) -> B
     };
     match raw.jsonrpc {
         None => problems.push(ShapeProblem::JsonRpcMissing),
-        Some(v) if v.get() == "\"2.0\"" || string_of(v).as_deref() == Some("2.0") => {}
+        Some(v) if v == "\"2.0\"" || string_of(v).as_deref() == Some("2.0") => {}
         Some(v) => problems.push(ShapeProblem::JsonRpcWrong(describe_value(v))),
     }
     let id = raw.id.map(|id| key_field(id, RequestId));
@@ -444,13 +508,12 @@ static PROTOCOL_VERSION: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
 
 /// `result.protocolVersion`, looked for only when the text can contain it,
 /// so ordinary results are never parsed twice.
-fn initialize_version(result: &RawValue) -> Option<Box<str>> {
+fn initialize_version(text: &str) -> Option<Box<str>> {
     #[derive(serde::Deserialize)]
     struct InitializeResult<'a> {
         #[serde(borrow, rename = "protocolVersion")]
         protocol_version: Option<Cow<'a, str>>,
     }
-    let text = result.get();
     if !text.starts_with('{') || PROTOCOL_VERSION.find(text.as_bytes()).is_none() {
         return None;
     }
@@ -462,8 +525,8 @@ fn initialize_version(result: &RawValue) -> Option<Box<str>> {
 
 /// A short rendering of a value found where another was expected (its
 /// JSON text, which the report escapes like any text from the trace).
-pub(crate) fn describe_value(raw: &RawValue) -> String {
-    let text = raw.get();
+pub(crate) fn describe_value<'a>(raw: impl JsonText<'a>) -> String {
+    let text = raw.text();
     if text.len() <= 24 {
         text.to_string()
     } else {

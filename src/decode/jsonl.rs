@@ -2,9 +2,10 @@
 
 use compact_str::CompactString;
 use serde::Deserialize;
-use serde_json::value::RawValue;
 
-use super::json::{self, key_of, kind_of, messages_of, present, string_of, ObjectOr, OneOrBatch};
+use super::json::{
+    self, key_of, kind_of, messages_of, present_text, string_of, ObjectOr, OneOrBatch,
+};
 use super::timestamp;
 use crate::event::{Event, JsonKind, Location, Payload, Side, Transport, Unreadable};
 
@@ -14,23 +15,67 @@ pub(super) fn present_batch<'de: 'a, 'a, D: serde::Deserializer<'de>>(
     OneOrBatch::deserialize(d).map(Some)
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Debug, PartialEq)]
 struct RawEnvelope<'a> {
-    #[serde(default, borrow, deserialize_with = "present")]
-    ts: Option<&'a RawValue>,
-    #[serde(default, borrow, deserialize_with = "present")]
-    from: Option<&'a RawValue>,
-    #[serde(default, borrow, deserialize_with = "present")]
-    session: Option<&'a RawValue>,
-    #[serde(default, borrow, deserialize_with = "present")]
-    stream: Option<&'a RawValue>,
-    #[serde(default, borrow, deserialize_with = "present")]
-    event: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present_text")]
+    ts: Option<&'a str>,
+    #[serde(default, borrow, deserialize_with = "present_text")]
+    from: Option<&'a str>,
+    #[serde(default, borrow, deserialize_with = "present_text")]
+    session: Option<&'a str>,
+    #[serde(default, borrow, deserialize_with = "present_text")]
+    stream: Option<&'a str>,
+    #[serde(default, borrow, deserialize_with = "present_text")]
+    event: Option<&'a str>,
     /// The output of a `not-protocol` event.
-    #[serde(default, borrow, deserialize_with = "present")]
-    text: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present_text")]
+    text: Option<&'a str>,
     #[serde(default, borrow, deserialize_with = "present_batch")]
     msg: Option<OneOrBatch<'a>>,
+}
+
+impl<'a> RawEnvelope<'a> {
+    /// Reads a line as [`OneOrBatch::read`] reads a message member.
+    fn read(line: &'a str) -> serde_json::Result<ObjectOr<Self>> {
+        match Self::of_valid(line) {
+            Some(envelope) => Ok(ObjectOr::Object(envelope)),
+            None => serde_json::from_str(line),
+        }
+    }
+
+    fn of_valid(line: &'a str) -> Option<Self> {
+        crate::json_text::read_whole(line, Self::scanned)
+    }
+
+    /// The envelope that opens at `at`, its message scanned in the same pass.
+    fn scanned(line: &'a str, at: usize) -> Option<(Self, usize)> {
+        const NAMES: [&str; 7] = ["ts", "from", "session", "stream", "event", "text", "msg"];
+        let mut found = [None; 7];
+        let mut msg = None;
+        let end = crate::json_text::checked_object(line, at, |name, start| {
+            let end = match name.value()? == "msg" {
+                true => OneOrBatch::scanned(line, start).map(|(read, end)| {
+                    msg = Some(read);
+                    end
+                })?,
+                false => crate::json_text::checked_value_end(line.as_bytes(), start)?,
+            };
+            // Refuses a member written twice, "msg" included.
+            crate::json_text::keep_if_named(&mut found, NAMES, name, &line[start..end])?;
+            Some(end)
+        })?;
+        let [ts, from, session, stream, event, text, _] = found;
+        let envelope = RawEnvelope {
+            ts,
+            from,
+            session,
+            stream,
+            event,
+            text,
+            msg,
+        };
+        Some((envelope, end))
+    }
 }
 
 /// Decodes one line: a bare JSON-RPC message (or batch), or a canonical envelope.
@@ -48,13 +93,13 @@ pub(super) fn decode_line(line: &[u8], location: Location, bare: bool, out: &mut
         }
     };
     match bare {
-        true => match serde_json::from_str::<OneOrBatch>(text) {
+        true => match OneOrBatch::read(text) {
             Ok(raw) => messages_of(raw, |message| {
                 out.push(Event::bare(location, Payload::Message(message)))
             }),
             Err(e) => out.push(unreadable(json_error(&e))),
         },
-        false => match serde_json::from_str::<ObjectOr<RawEnvelope>>(text) {
+        false => match RawEnvelope::read(text) {
             Ok(ObjectOr::Object(envelope)) => match envelope_events(envelope, location, out) {
                 Ok(()) => {}
                 Err(why) => out.push(unreadable(Unreadable::Envelope(format!(
@@ -97,7 +142,7 @@ pub(super) fn json_error_at(
     }
 }
 
-fn text_key(raw: &RawValue, member: &str) -> Result<CompactString, String> {
+fn text_key(raw: &str, member: &str) -> Result<CompactString, String> {
     match key_of(raw) {
         Ok(crate::event::Key::Str(s)) => Ok(s),
         Ok(key) => Ok(key.to_string().into()),
@@ -129,9 +174,7 @@ fn envelope_events(
     let time_ms = match envelope.ts {
         None => None,
         Some(raw) => Some(match kind_of(raw) {
-            JsonKind::Integer | JsonKind::Float => {
-                raw.get().parse::<f64>().map_err(|e| e.to_string())?
-            }
+            JsonKind::Integer | JsonKind::Float => raw.parse::<f64>().map_err(|e| e.to_string())?,
             JsonKind::String => string_of(raw)
                 .as_deref()
                 .and_then(timestamp::parse_rfc3339_ms)
@@ -198,6 +241,142 @@ fn envelope_events(
         (Some(msg), None) => {
             messages_of(msg, |m| out.push(event(Payload::Message(m))));
             Ok(())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use proptest::sample::select;
+
+    /// Values valid and not, nested and not, as a trace might hold them.
+    const VALUES: &[&str] = &[
+        "1",
+        "-0.5e+3",
+        "01",
+        "1.",
+        "-",
+        "1e",
+        r#""s""#,
+        r#""a\"b""#,
+        r#""\ud800""#,
+        r#""\x""#,
+        r#""\u12""#,
+        "\"\u{1}\"",
+        "true",
+        "tru",
+        "null",
+        "[]",
+        "[1,]",
+        "{}",
+        r#"{"a":[{"b":"}"}]}"#,
+        "{,}",
+        "[1 2]",
+        r#"{"a" 1}"#,
+        r#""client""#,
+        r#""2.0""#,
+    ];
+
+    /// Fragments put anywhere in a line.
+    const NOISE: &[&str] = &[",", "}", "]", "{", "\"", ":", " ", "\\", "\u{1}", "x", "0"];
+
+    fn object(members: Vec<(&str, String)>, gap: &str) -> String {
+        let members: Vec<String> = members
+            .iter()
+            .map(|(name, value)| format!("{gap}\"{name}\"{gap}:{gap}{value}{gap}"))
+            .collect();
+        format!("{{{}}}", members.join(","))
+    }
+
+    fn value() -> impl Strategy<Value = String> + Clone {
+        select(VALUES).prop_map(String::from)
+    }
+
+    /// A message member: a message, a batch of them, or any value.
+    fn message_member() -> impl Strategy<Value = String> {
+        const NAMES: &[&str] = &[
+            "jsonrpc",
+            "id",
+            "method",
+            "params",
+            "result",
+            "error",
+            "other",
+            r"m\u0065thod",
+            r"\ud800",
+        ];
+        let members = proptest::collection::vec((select(NAMES), value()), 0..6);
+        let message = (members, any::<bool>())
+            .prop_map(|(members, spaced)| object(members, if spaced { " " } else { "" }));
+        let batch = proptest::collection::vec(message.clone(), 0..3)
+            .prop_map(|items| format!("[{}]", items.join(",")));
+        prop_oneof![message, batch, value()]
+    }
+
+    /// `text` with `noise` put in at a place, if any.
+    fn with_noise(mut text: String, noise: Option<(prop::sample::Index, &str)>) -> String {
+        if let Some((at, fragment)) = noise {
+            let at = at.index(text.len() + 1);
+            if text.is_char_boundary(at) {
+                text.insert_str(at, fragment);
+            }
+        }
+        text
+    }
+
+    proptest! {
+        /// Whatever line the scanner reads itself, serde_json reads the same
+        /// way; it leaves the rest (and every error's wording) to serde_json.
+        #[test]
+        fn scanned_lines_read_as_serde_json_reads_them(
+            members in proptest::collection::vec((
+                select(&["ts", "from", "session", "msg", r"m\u0073g", "text", "x"][..]),
+                prop_oneof![message_member(), value()],
+            ), 0..6),
+            bare in message_member(),
+            noise in proptest::option::of((any::<prop::sample::Index>(), select(NOISE))),
+        ) {
+            let envelope = with_noise(object(members, ""), noise);
+            if let Some(scanned) = RawEnvelope::of_valid(&envelope) {
+                let serde = serde_json::from_str::<ObjectOr<RawEnvelope>>(&envelope);
+                prop_assert_eq!(serde.ok(), Some(ObjectOr::Object(scanned)), "{}", envelope);
+            }
+            let bare = with_noise(bare, noise);
+            if let Some(scanned) = crate::json_text::read_whole(&bare, OneOrBatch::scanned) {
+                let serde = serde_json::from_str::<OneOrBatch>(&bare);
+                prop_assert_eq!(serde.ok(), Some(scanned), "{}", bare);
+            }
+        }
+    }
+
+    #[test]
+    fn ordinary_lines_are_scanned_without_serde() {
+        let line = r#"{"ts":1,"from":"client","session":"s","msg":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":{"q":"a\"b"}}}}"#;
+        assert!(RawEnvelope::of_valid(line).is_some());
+        let batch = r#" [{"jsonrpc":"2.0","method":"ping","id":"a"}, {"jsonrpc":"2.0","id":2,"result":{}}] "#;
+        assert!(crate::json_text::read_whole(batch, OneOrBatch::scanned).is_some());
+    }
+
+    #[test]
+    fn what_the_scanner_leaves_is_read_by_serde_json() {
+        // A message that is not an object, a member twice, a lone surrogate
+        // in a name, nesting deeper than the scanner follows, a bad escape.
+        let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+        for line in [
+            r#"{"from":"client","msg":5}"#.to_string(),
+            r#"{"from":"client","msg":{},"m\u0073g":{}}"#.to_string(),
+            r#"{"from":"client","msg":{"\ud800":1}}"#.to_string(),
+            format!(r#"{{"from":"client","msg":{{"jsonrpc":"2.0","id":1,"result":{deep}}}}}"#),
+            r#"{"from":"client","msg":{"jsonrpc":"2.0","id":"\q"}}"#.to_string(),
+        ] {
+            assert_eq!(RawEnvelope::of_valid(&line), None, "{line}");
+            let ours = RawEnvelope::read(&line)
+                .map(|_| ())
+                .map_err(|e| e.to_string());
+            let serde = serde_json::from_str::<ObjectOr<RawEnvelope>>(&line);
+            assert_eq!(ours, serde.map(|_| ()).map_err(|e| e.to_string()), "{line}");
         }
     }
 }

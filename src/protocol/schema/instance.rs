@@ -129,9 +129,8 @@ impl<'a> Reader<'a> {
     }
 
     fn literal(&mut self, word: &str, value: Value<'a>) -> Option<Value<'a>> {
-        let matches = self.text.as_bytes()[self.at..].starts_with(word.as_bytes());
-        self.at += word.len();
-        matches.then_some(value)
+        self.at = crate::json_text::literal_end(self.text.as_bytes(), self.at, word.as_bytes())?;
+        Some(value)
     }
 
     /// An object or array: `read` after its opening bracket, one level deeper.
@@ -215,27 +214,10 @@ impl<'a> Reader<'a> {
     /// A number as JSON writes it: an integer that fits 64 bits, else a
     /// finite double (serde_json refuses a number out of range).
     fn number(&mut self) -> Option<Value<'a>> {
-        let bytes = self.text.as_bytes();
         let start = self.at;
-        let mut at = start + usize::from(bytes.get(start) == Some(&b'-'));
-        at = match bytes.get(at)? {
-            b'0' => at + 1,
-            b'1'..=b'9' => digits_end(bytes, at),
-            _ => return None,
-        };
-        let mut integer = true;
-        if bytes.get(at) == Some(&b'.') {
-            integer = false;
-            at = digits_after(bytes, at + 1)?;
-        }
-        if matches!(bytes.get(at), Some(b'e' | b'E')) {
-            integer = false;
-            at += 1;
-            at += usize::from(matches!(bytes.get(at), Some(b'+' | b'-')));
-            at = digits_after(bytes, at)?;
-        }
-        self.at = at;
-        let text = &self.text[start..at];
+        self.at = crate::json_text::number_end(self.text.as_bytes(), start)?;
+        let text = &self.text[start..self.at];
+        let integer = !text.bytes().any(|b| matches!(b, b'.' | b'e' | b'E'));
         // serde_json reads `-0` as the double -0.0.
         if integer && text != "-0" {
             let exact = text.parse::<i64>().map(|n| n as f64);
@@ -246,21 +228,6 @@ impl<'a> Reader<'a> {
         let n = text.parse::<f64>().ok().filter(|n| n.is_finite())?;
         Some(Value::Number(n))
     }
-}
-
-/// Where the run of digits from `at` ends.
-fn digits_end(bytes: &[u8], at: usize) -> usize {
-    let run = bytes[at..]
-        .iter()
-        .take_while(|b| b.is_ascii_digit())
-        .count();
-    at + run
-}
-
-/// Like [`digits_end`], for a run that must hold a digit.
-fn digits_after(bytes: &[u8], at: usize) -> Option<usize> {
-    let end = digits_end(bytes, at.min(bytes.len()));
-    (end > at).then_some(end)
 }
 
 #[cfg(test)]
