@@ -2,14 +2,14 @@
 //! parsed once, borrowing from the input, with problems located at a line.
 
 use serde::Deserialize;
-use serde_json::value::RawValue;
 
 use super::http::LineMap;
+use super::json::JsonText;
 use crate::event::{Event, Unreadable};
 
 /// Byte offset of a borrowed value inside the document it was parsed from.
-pub(crate) fn offset_of(document: &[u8], raw: &RawValue) -> usize {
-    (raw.get().as_ptr() as usize).saturating_sub(document.as_ptr() as usize)
+pub(crate) fn offset_of<'a>(document: &[u8], raw: impl JsonText<'a>) -> usize {
+    (raw.text().as_ptr() as usize).saturating_sub(document.as_ptr() as usize)
 }
 
 /// Bytes before a problem that its quote shows.

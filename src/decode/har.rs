@@ -23,6 +23,8 @@ use super::json::{kind_of, string_of};
 use super::timestamp::parse_rfc3339_ms;
 use crate::event::{Event, JsonKind};
 
+mod scan;
+
 #[derive(Deserialize)]
 struct Har<'a> {
     #[serde(borrow)]
@@ -35,7 +37,7 @@ struct Log<'a> {
     entries: Vec<&'a RawValue>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Debug, PartialEq)]
 struct Entry<'a> {
     #[serde(borrow, rename = "startedDateTime")]
     started: Option<Cow<'a, str>>,
@@ -44,16 +46,21 @@ struct Entry<'a> {
     request: Request<'a>,
     #[serde(borrow)]
     response: Option<Response<'a>>,
-    #[serde(borrow, rename = "_error")]
-    error: Option<&'a RawValue>,
-    #[serde(borrow, rename = "_failureText")]
-    failure_text: Option<&'a RawValue>,
+    #[serde(borrow, default, rename = "_error", deserialize_with = "optional_text")]
+    error: Option<&'a str>,
+    #[serde(
+        borrow,
+        default,
+        rename = "_failureText",
+        deserialize_with = "optional_text"
+    )]
+    failure_text: Option<&'a str>,
     timings: Option<Timings>,
     #[serde(borrow, rename = "_eventSourceMessages")]
     event_source_messages: Option<Vec<EventSourceMessage<'a>>>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Debug, PartialEq)]
 struct Timings {
     blocked: Option<f64>,
     dns: Option<f64>,
@@ -63,20 +70,20 @@ struct Timings {
     wait: Option<f64>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Debug, PartialEq)]
 struct Request<'a> {
     #[serde(borrow)]
     method: Cow<'a, str>,
     /// Raw, so that the exchange can be located at its request line.
-    #[serde(borrow)]
-    url: &'a RawValue,
+    #[serde(borrow, deserialize_with = "text")]
+    url: &'a str,
     #[serde(borrow, default)]
     headers: Vec<Header<'a>>,
     #[serde(borrow, rename = "postData")]
     post_data: Option<Content<'a>>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Debug, PartialEq)]
 struct Response<'a> {
     status: Option<i64>,
     #[serde(borrow, default)]
@@ -85,17 +92,17 @@ struct Response<'a> {
     content: Option<Content<'a>>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Debug, PartialEq)]
 struct Content<'a> {
     #[serde(borrow, rename = "mimeType")]
     mime_type: Option<Cow<'a, str>>,
-    #[serde(borrow)]
-    text: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "optional_text")]
+    text: Option<&'a str>,
     #[serde(borrow)]
     encoding: Option<Cow<'a, str>>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Debug, PartialEq)]
 struct Header<'a> {
     #[serde(borrow)]
     name: Cow<'a, str>,
@@ -103,10 +110,21 @@ struct Header<'a> {
     value: Cow<'a, str>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Debug, PartialEq)]
 struct EventSourceMessage<'a> {
-    #[serde(borrow)]
-    data: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "optional_text")]
+    data: Option<&'a str>,
+}
+
+/// A required member's JSON text.
+fn text<'de, D: serde::Deserializer<'de>>(d: D) -> Result<&'de str, D::Error> {
+    <&RawValue>::deserialize(d).map(RawValue::get)
+}
+
+/// An optional member's JSON text (`null` reads as absent, as it does for
+/// any `Option` serde reads).
+fn optional_text<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<&'de str>, D::Error> {
+    Option::<&RawValue>::deserialize(d).map(|raw| raw.map(RawValue::get))
 }
 
 /// Whether `bytes` look like a HAR document: an object whose first member is `log`.
@@ -131,7 +149,7 @@ fn is_base64(encoding: Option<&str>) -> bool {
 }
 
 /// The text of a body member, unescaped and, for `"encoding":"base64"`, decoded.
-fn body_text<'a>(raw: &'a RawValue, encoding: Option<&str>) -> Result<Cow<'a, str>, String> {
+fn body_text<'a>(raw: &'a str, encoding: Option<&str>) -> Result<Cow<'a, str>, String> {
     let text = string_of(raw).ok_or(TEXT_NOT_A_STRING)?;
     if is_base64(encoding) {
         let bytes = base64::engine::general_purpose::STANDARD
@@ -160,8 +178,8 @@ static UNICODE_ESCAPE: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
 /// no escape but `\u` spells a quote or a letter. Without a `\u`, the
 /// string also unescapes without fail (the document parsed, so its
 /// escapes are well formed; only a `\u` can name a lone surrogate).
-fn raw_may_hold_request(raw: &RawValue) -> bool {
-    let text = raw.get().as_bytes();
+fn raw_may_hold_request(raw: &str) -> bool {
+    let text = raw.as_bytes();
     UNICODE_ESCAPE.find(text).is_some() || names_method_and_id(text)
 }
 
@@ -173,8 +191,8 @@ fn names_method_and_id(text: &[u8]) -> bool {
 /// Like [`raw_may_hold_request`], for an SSE body: a request is the data
 /// of one event, so both member names must lie between the same two
 /// blank lines.
-fn raw_sse_may_hold_request(raw: &RawValue) -> bool {
-    let text = raw.get().as_bytes();
+fn raw_sse_may_hold_request(raw: &str) -> bool {
+    let text = raw.as_bytes();
     // No part names both where the whole does not.
     UNICODE_ESCAPE.find(text).is_some()
         || (names_method_and_id(text) && any_between_blank_lines(text, names_method_and_id))
@@ -241,7 +259,7 @@ fn exchange<'a>(
 ) -> Result<Exchange<'a>, EntryProblem> {
     let offset = offset_of(document, raw);
     let problem = |why: String| EntryProblem { offset, why };
-    let entry: Entry = serde_json::from_str(raw.get())
+    let entry = Entry::read(raw.get())
         .map_err(|e| problem(format!("entry {number} is not a valid HAR entry: {e}")))?;
     let started_ms = entry.started.as_deref().and_then(parse_rfc3339_ms);
     // Time to first byte: every phase before the response body (-1 = n/a).
@@ -258,7 +276,7 @@ fn exchange<'a>(
     let ended_ms = started_ms.map(|start| start + entry.time.filter(|t| *t > 0.0).unwrap_or(0.0));
     let response_headers: &[Header] = entry.response.as_ref().map_or(&[], |r| &r.headers);
     let request_headers = &entry.request.headers;
-    let body_problem = |raw: &RawValue, why: &str| EntryProblem {
+    let body_problem = |raw: &str, why: &str| EntryProblem {
         offset: offset_of(document, raw),
         why: format!("entry {number}: {why}"),
     };
@@ -290,7 +308,7 @@ fn exchange<'a>(
     let failure = [entry.error, entry.failure_text]
         .into_iter()
         .flatten()
-        .map(|raw| string_of(raw).map_or_else(|| raw.get().to_string(), Cow::into_owned))
+        .map(|raw| string_of(raw).map_or_else(|| raw.to_string(), Cow::into_owned))
         .find(|text| !text.is_empty());
     let sse_messages = entry
         .event_source_messages

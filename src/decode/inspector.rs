@@ -114,7 +114,7 @@ pub(crate) fn decode(bytes: &[u8], source: u32) -> Vec<Event> {
         Ok(entries) => entries,
         Err(events) => return events,
     };
-    let mut offsets: Vec<usize> = entries.iter().map(|raw| offset_of(bytes, raw)).collect();
+    let mut offsets: Vec<usize> = entries.iter().map(|raw| offset_of(bytes, *raw)).collect();
     let parsed: Vec<Result<Entry, String>> = entries
         .iter()
         .enumerate()
@@ -135,7 +135,7 @@ pub(crate) fn decode(bytes: &[u8], source: u32) -> Vec<Event> {
                 .message
                 .iter()
                 .chain(&entry.response)
-                .map(|raw| offset_of(bytes, raw)),
+                .map(|raw| offset_of(bytes, *raw)),
         );
     }
     let lines = LineMap::new(bytes, source, offsets);
@@ -150,7 +150,7 @@ pub(crate) fn decode(bytes: &[u8], source: u32) -> Vec<Event> {
                     .map(|((time, response), event)| ((time, response, i), event)),
             ),
             Err(why) => {
-                let location = lines.locate(offset_of(bytes, raw));
+                let location = lines.locate(offset_of(bytes, *raw));
                 let event = Event::unreadable(location, Unreadable::Envelope(why));
                 timed.push(((last_time, false, i), event));
             }
