@@ -15,7 +15,6 @@ use std::collections::BinaryHeap;
 use std::ops::Range;
 
 use rayon::prelude::*;
-use serde_json::value::RawValue;
 
 use super::causal::{note_cause, CausalOrder, Cause, LastProvided, Position};
 use super::document::offset_of;
@@ -36,12 +35,12 @@ pub(crate) enum Reading {
 /// Reads the `i`th entry (0-based): its HTTP exchange, `None` for an entry
 /// to leave out, or why it cannot be read.
 pub(crate) trait ReadEntry<'a>:
-    Fn(usize, &'a RawValue, Reading) -> Result<Option<Exchange<'a>>, EntryProblem> + Sync
+    Fn(usize, &'a str, Reading) -> Result<Option<Exchange<'a>>, EntryProblem> + Sync
 {
 }
 
 impl<'a, F> ReadEntry<'a> for F where
-    F: Fn(usize, &'a RawValue, Reading) -> Result<Option<Exchange<'a>>, EntryProblem> + Sync
+    F: Fn(usize, &'a str, Reading) -> Result<Option<Exchange<'a>>, EntryProblem> + Sync
 {
 }
 
@@ -63,14 +62,14 @@ impl EventSink for Vec<Event> {
 pub(crate) struct Capture<'a, 'e, R> {
     pub bytes: &'a [u8],
     pub source: u32,
-    pub entries: &'e [&'a RawValue],
+    pub entries: &'e [&'a str],
     pub read: R,
     /// Entries decoded together, in parallel.
     pub batch: usize,
 }
 
 impl<'a, 'e, R: ReadEntry<'a>> Capture<'a, 'e, R> {
-    pub fn new(bytes: &'a [u8], source: u32, entries: &'e [&'a RawValue], read: R) -> Self {
+    pub fn new(bytes: &'a [u8], source: u32, entries: &'e [&'a str], read: R) -> Self {
         Capture {
             bytes,
             source,
@@ -85,7 +84,7 @@ impl<'a, 'e, R: ReadEntry<'a>> Capture<'a, 'e, R> {
 pub(crate) fn exchanges_in_order<'a>(
     bytes: &'a [u8],
     source: u32,
-    entries: &[&'a RawValue],
+    entries: &[&'a str],
     read: impl ReadEntry<'a>,
 ) -> Vec<Event> {
     let mut events = Vec::new();
@@ -212,7 +211,7 @@ fn first_pass<'a, R: ReadEntry<'a>>(
 fn entry_range<'a, R: ReadEntry<'a>>(capture: &Capture<'a, '_, R>, i: usize) -> Range<usize> {
     let raw = capture.entries[i];
     let start = offset_of(capture.bytes, raw);
-    start..start + raw.get().len()
+    start..start + raw.len()
 }
 
 /// An event due at its position; the heap of them pops the earliest first.

@@ -25,16 +25,16 @@ use crate::event::{Event, JsonKind};
 
 mod scan;
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Debug, PartialEq)]
 struct Har<'a> {
     #[serde(borrow)]
     log: Log<'a>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Debug, PartialEq)]
 struct Log<'a> {
-    #[serde(borrow)]
-    entries: Vec<&'a RawValue>,
+    #[serde(borrow, deserialize_with = "texts")]
+    entries: Vec<&'a str>,
 }
 
 #[derive(Deserialize, Debug, PartialEq)]
@@ -119,6 +119,12 @@ struct EventSourceMessage<'a> {
 /// A required member's JSON text.
 fn text<'de, D: serde::Deserializer<'de>>(d: D) -> Result<&'de str, D::Error> {
     <&RawValue>::deserialize(d).map(RawValue::get)
+}
+
+/// The JSON texts of an array's items.
+fn texts<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<&'de str>, D::Error> {
+    let items = Vec::<&RawValue>::deserialize(d)?;
+    Ok(items.into_iter().map(RawValue::get).collect())
 }
 
 /// An optional member's JSON text (`null` reads as absent, as it does for
@@ -254,12 +260,12 @@ fn response_holds_no_request(
 fn exchange<'a>(
     document: &'a [u8],
     number: usize,
-    raw: &'a RawValue,
+    raw: &'a str,
     reading: Reading,
 ) -> Result<Exchange<'a>, EntryProblem> {
     let offset = offset_of(document, raw);
     let problem = |why: String| EntryProblem { offset, why };
-    let entry = Entry::read(raw.get())
+    let entry = Entry::read(raw)
         .map_err(|e| problem(format!("entry {number} is not a valid HAR entry: {e}")))?;
     let started_ms = entry.started.as_deref().and_then(parse_rfc3339_ms);
     // Time to first byte: every phase before the response body (-1 = n/a).
@@ -378,6 +384,18 @@ fn exchange<'a>(
     })
 }
 
+/// The text of each entry of a HAR document, scanned by `json_text`; a
+/// document the scanner does not read is parsed by serde_json, which
+/// locates what is wrong with it.
+fn entries_of(bytes: &[u8], source: u32) -> Result<Vec<&str>, Vec<Event>> {
+    let text = std::str::from_utf8(bytes).ok();
+    match text.and_then(|text| crate::json_text::read_whole(text, scan::document)) {
+        Some(entries) => Ok(entries),
+        None => document::parse::<Har>(bytes, source, "the HAR file", "a valid HAR 1.2 file")
+            .map(|har| har.log.entries),
+    }
+}
+
 /// Decodes a HAR document into events in trace order.
 pub(crate) fn decode(bytes: &[u8], source: u32) -> Vec<Event> {
     let mut events = Vec::new();
@@ -394,8 +412,8 @@ pub(crate) fn stream(
     release: &mut dyn FnMut(std::ops::Range<usize>),
     sink: &mut dyn EventSink,
 ) {
-    let har: Har = match document::parse(bytes, source, "the HAR file", "a valid HAR 1.2 file") {
-        Ok(har) => har,
+    let entries = match entries_of(bytes, source) {
+        Ok(entries) => entries,
         Err(events) => {
             for event in events {
                 sink.take(event);
@@ -404,11 +422,7 @@ pub(crate) fn stream(
         }
     };
     let read = |i, raw, reading| exchange(bytes, i + 1, raw, reading).map(Some);
-    entries::stream(
-        &Capture::new(bytes, source, &har.log.entries, read),
-        release,
-        sink,
-    );
+    entries::stream(&Capture::new(bytes, source, &entries, read), release, sink);
 }
 
 #[cfg(test)]

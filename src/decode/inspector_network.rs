@@ -71,11 +71,11 @@ fn header<'h>(headers: &'h Headers, name: &str) -> Option<&'h str> {
 fn exchange<'a>(
     document: &'a [u8],
     number: usize,
-    raw: &'a RawValue,
+    raw: &'a str,
 ) -> Result<Option<Exchange<'a>>, EntryProblem> {
     let offset = offset_of(document, raw);
     let problem = |why: String| EntryProblem { offset, why };
-    let entry: Entry = serde_json::from_str(raw.get()).map_err(|e| {
+    let entry: Entry = serde_json::from_str(raw).map_err(|e| {
         // serde's position is inside the entry; the report gives the line.
         let e = e.to_string();
         let e = e
@@ -162,6 +162,7 @@ pub(crate) fn decode(bytes: &[u8], source: u32) -> Vec<Event> {
         Ok(entries) => entries,
         Err(events) => return events,
     };
+    let entries: Vec<&str> = entries.into_iter().map(RawValue::get).collect();
     exchanges_in_order(bytes, source, &entries, |i, raw, _| {
         exchange(bytes, i + 1, raw)
     })

@@ -88,6 +88,25 @@ fn array<'a, T>(
     Some((items, end))
 }
 
+/// The entries of a HAR document: `log.entries`, each as its text.
+pub(super) fn document(text: &str, at: usize) -> Read<Vec<&str>> {
+    let mut log = None;
+    let end = object(text, at, |name, start| match name {
+        "log" => once(&mut log, log_at(text, start)?),
+        _ => skip(text, start),
+    })?;
+    Some((log?, end))
+}
+
+fn log_at(text: &str, at: usize) -> Read<Vec<&str>> {
+    let mut entries = None;
+    let end = object(text, at, |name, start| match name {
+        "entries" => once(&mut entries, array(text, start, raw)?),
+        _ => skip(text, start),
+    })?;
+    Some((entries?, end))
+}
+
 fn entry(text: &str, at: usize) -> Read<Entry<'_>> {
     let (mut started, mut time, mut request, mut response) = (None, None, None, None);
     let (mut error, mut failure_text, mut timings, mut messages) = (None, None, None, None);
@@ -323,6 +342,32 @@ mod tests {
             let serde = serde_json::from_str::<Entry>(&text);
             if let Some(scanned) = read_whole(&text, entry) {
                 prop_assert_eq!(serde.ok(), Some(scanned), "{}", text);
+            }
+        }
+    }
+
+    proptest! {
+        /// Whatever document the scanner reads, serde_json reads the same
+        /// entries from it.
+        #[test]
+        fn scanned_documents_read_as_serde_json_reads_them(
+            entries in array_of(prop_oneof![scalar(), har_entry()].boxed()),
+            log in object_of(vec![("version", of(&[r#""1.2""#])), ("entries", of(&["[]"]))]),
+            noise in proptest::option::of((any::<prop::sample::Index>(), of(&[",", "]", "}", "\"", " "]))),
+            twice in any::<bool>(),
+        ) {
+            let log = log.replacen("[]", &entries, 1);
+            let again = if twice { r#", "log": {"entries": []}"# } else { "" };
+            let mut text = format!(r#"{{"log": {log}, "x": [{{}}]{again}}}"#);
+            if let Some((at, fragment)) = noise {
+                let at = at.index(text.len() + 1);
+                if text.is_char_boundary(at) {
+                    text.insert_str(at, &fragment);
+                }
+            }
+            if let Some(scanned) = read_whole(&text, document) {
+                let serde = serde_json::from_str::<super::super::Har>(&text);
+                prop_assert_eq!(serde.ok().map(|har| har.log.entries), Some(scanned), "{}", text);
             }
         }
     }
