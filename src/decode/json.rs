@@ -171,14 +171,63 @@ pub(crate) struct RawMessage<'a> {
     result: Option<&'a str>,
     #[serde(default, borrow, deserialize_with = "present_text")]
     error: Option<&'a str>,
+    /// The params' lean members, when the scanner found them on its way.
+    #[serde(skip)]
+    lean_params: Option<LeanMembers<'a>>,
 }
 
+#[cfg(test)]
+impl OneOrBatch<'_> {
+    /// The member as serde_json reads it: without the lean members of
+    /// params the scanner found on its way, once they are checked against
+    /// `json_text::find_members`.
+    pub(crate) fn into_serde_reading(mut self) -> Self {
+        let messages = match &mut self {
+            OneOrBatch::One(one) => std::slice::from_mut(one),
+            OneOrBatch::Batch(items) => items.as_mut_slice(),
+        };
+        for message in messages {
+            if let ObjectOr::Object(message) = message {
+                if let Some(lean) = message.lean_params.take() {
+                    let params = message.params.expect("lean members come from params");
+                    let found = crate::json_text::find_members(params, LEAN_MEMBERS);
+                    assert_eq!(Some(lean), found, "{params}");
+                }
+            }
+        }
+        self
+    }
+}
+
+/// The values of [`LEAN_MEMBERS`] in params, as written.
+type LeanMembers<'a> = [Option<&'a str>; 7];
+
 impl<'a> RawMessage<'a> {
-    /// The members of the object that opens at `at`, and where it ends.
+    /// The members of the object that opens at `at`, and where it ends;
+    /// the lean members of params are found in the same pass.
     fn scanned(text: &'a str, at: usize) -> Option<(Self, usize)> {
+        use crate::json_text::{checked_members, checked_value_end, keep_if_named};
         const NAMES: [&str; 6] = ["jsonrpc", "id", "method", "params", "result", "error"];
-        let ([jsonrpc, id, method, params, result, error], end) =
-            crate::json_text::checked_members(text, at, NAMES)?;
+        let mut found = [None; 6];
+        let mut lean_params = None;
+        let end = crate::json_text::checked_object(text, at, |name, start| {
+            let lean = match name.value()? == "params" {
+                true => checked_members(text, start, LEAN_MEMBERS),
+                false => None,
+            };
+            let end = match lean {
+                Some((lean, end)) => {
+                    lean_params = Some(lean);
+                    end
+                }
+                // Params that are not an object, or that repeat a lean
+                // member (params_of then reads them as serde would).
+                None => checked_value_end(text.as_bytes(), start)?,
+            };
+            keep_if_named(&mut found, NAMES, name, &text[start..end])?;
+            Some(end)
+        })?;
+        let [jsonrpc, id, method, params, result, error] = found;
         let message = RawMessage {
             jsonrpc,
             id,
@@ -186,6 +235,7 @@ impl<'a> RawMessage<'a> {
             params,
             result,
             error,
+            lean_params,
         };
         Some((message, end))
     }
@@ -307,7 +357,12 @@ pub(crate) fn method_name(name: Cow<'_, str>) -> Method {
 /// The lean params: read only where they can hold a lean field (the
 /// members of a cancellation or progress notification, or a `_meta`), so
 /// most params are scanned once, as raw text, and not parsed again.
-fn params_of(raw: Option<&str>, method: &str, problems: &mut Vec<ShapeProblem>) -> Params {
+fn params_of(
+    raw: Option<&str>,
+    scanned: Option<LeanMembers>,
+    method: &str,
+    problems: &mut Vec<ShapeProblem>,
+) -> Params {
     let text = raw.unwrap_or("");
     let lean = matches!(method, "notifications/cancelled" | "notifications/progress")
         || crate::event::META_MEMBER.find(text.as_bytes()).is_some();
@@ -316,9 +371,8 @@ fn params_of(raw: Option<&str>, method: &str, problems: &mut Vec<ShapeProblem>) 
     }
     // The whole line already parsed, so the members are valid JSON (and
     // params that serde_json would refuse have no lean field).
-    let Some([meta, request_id, reason, progress_token, progress, total, message]) =
-        crate::json_text::find_members(text, LEAN_MEMBERS)
-    else {
+    let lean = scanned.or_else(|| crate::json_text::find_members(text, LEAN_MEMBERS));
+    let Some([meta, request_id, reason, progress_token, progress, total, message]) = lean else {
         return Params::default();
     };
     let meta = meta.filter(|m| kind_of(*m) == JsonKind::Object);
@@ -468,7 +522,7 @@ fn body_of(raw: ObjectOr<RawMessage<'_>>, problems: &mut Vec<ShapeProblem>) -> B
                 Cow::Borrowed("")
             }
         };
-        let params = params_of(raw.params, &method, problems);
+        let params = params_of(raw.params, raw.lean_params, &method, problems);
         match id {
             Some(id) => Body::Request { id, method, params },
             None => Body::Notification { method, params },
