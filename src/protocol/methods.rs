@@ -214,7 +214,28 @@ pub fn method(name: &str, version: Version) -> Option<&'static MethodRow> {
 
 /// Every row of `name`, in any revision.
 pub fn rows(name: &str) -> impl Iterator<Item = &'static MethodRow> + '_ {
-    BY_NAME.get(name).into_iter().flatten().copied()
+    rows_of(name).iter().copied()
+}
+
+thread_local! {
+    /// The last known method looked up, and its rows: a message's method
+    /// is looked up by the decoder and again by several rules, so most
+    /// lookups compare a name instead of hashing it.
+    static LAST_LOOKED_UP: std::cell::Cell<Option<&'static [&'static MethodRow]>> =
+        const { std::cell::Cell::new(None) };
+}
+
+fn rows_of(name: &str) -> &'static [&'static MethodRow] {
+    LAST_LOOKED_UP.with(|last| {
+        if let Some(rows) = last.get().filter(|rows| rows[0].name == name) {
+            return rows;
+        }
+        let rows = BY_NAME.get(name).map_or(&[][..], Vec::as_slice);
+        if !rows.is_empty() {
+            last.set(Some(rows));
+        }
+        rows
+    })
 }
 
 /// The revisions in which `sender` may send `name`.
@@ -292,6 +313,29 @@ pub fn name_at(index: u16) -> Option<&'static str> {
 mod tests {
     use super::*;
     use crate::protocol::capabilities;
+
+    #[test]
+    fn the_last_lookup_kept_never_answers_for_another_name() {
+        let names = |name: &str| rows(name).map(|row| row.name).collect::<Vec<_>>();
+        for name in [
+            "ping",
+            "tools/call",
+            "tools/call",
+            "ping",
+            "no/such",
+            "ping",
+        ] {
+            let expected: Vec<&str> = METHODS
+                .iter()
+                .filter(|row| row.name == name)
+                .map(|row| row.name)
+                .collect();
+            assert_eq!(names(name), expected, "{name}");
+        }
+        // A name that is a prefix of the last one looked up.
+        assert!(rows("tools/call").next().is_some());
+        assert!(rows("tools/cal").next().is_none());
+    }
 
     #[test]
     fn rows_of_one_method_never_overlap_in_versions() {
