@@ -1,6 +1,9 @@
 //! Primitives over JSON text that more than one stage reads: string
-//! contents unescaped as serde_json reads them, where a string ends, and
-//! the members of an object already known to be valid JSON.
+//! contents unescaped as serde_json reads them, where a string ends, the
+//! members of an object already known to be valid JSON, and a scanner that
+//! walks text not yet checked (`checked_*`), accepting exactly what
+//! serde_json accepts when it skips a value, so decoders read a line in one
+//! pass and leave to serde_json only what they do not read themselves.
 
 use std::borrow::Cow;
 
@@ -335,8 +338,9 @@ const CHECKED_DEPTH: u32 = u128::BITS;
 
 /// Where the JSON value that starts at `at` ends, checked as serde_json
 /// checks a value it skips: `None` when the text is not valid JSON there
-/// (or nests deeper than [`CHECKED_DEPTH`]). Strings are skipped a word at
-/// a time and nothing is built, so a member no one reads costs a scan.
+/// (or nests deeper than [`CHECKED_DEPTH`]). Strings are skipped sixteen
+/// bytes at a time and nothing is built, so a member no one reads costs a
+/// scan.
 pub(crate) fn checked_value_end(bytes: &[u8], mut at: usize) -> Option<usize> {
     // A bit per open container, the innermost lowest: set for an object.
     let mut objects = 0u128;
@@ -427,6 +431,7 @@ fn name_of<'a>(text: &'a str, at: usize, head: &Head) -> Name<'a> {
     }
 }
 
+/// Past the literal `word` (`true`, `false`, `null`) at `at`, if it is there.
 pub(crate) fn literal_end(bytes: &[u8], at: usize, word: &[u8]) -> Option<usize> {
     bytes[at..].starts_with(word).then_some(at + word.len())
 }
