@@ -207,31 +207,42 @@ fn raw_sse_may_hold_request(raw: &str) -> bool {
 /// Whether `holds` is true of a part of a JSON string without `\u` escapes
 /// that its blank lines separate, as [`super::sse::parse`] reads lines: a
 /// line ends with CR LF, LF or CR, each written as an escape (`\r`, `\n`),
-/// so two line ends in a row (LF LF, CR CR, LF CR) make a blank line.
+/// so two line ends in a row (LF LF, LF CR, CR CR) make a blank line.
 fn any_between_blank_lines(text: &[u8], holds: impl Fn(&[u8]) -> bool) -> bool {
-    let (mut part_start, mut from) = (0, 0);
-    // The end of the last line end's escape, and which it was.
-    let mut last_line_end: Option<(usize, u8)> = None;
-    while let Some(found) = memchr::memchr(b'\\', &text[from..]) {
-        let at = from + found;
-        let Some(&escaped) = text.get(at + 1) else {
-            break;
-        };
-        if matches!(escaped, b'n' | b'r') {
-            let blank = last_line_end.is_some_and(|(end, before)| {
-                end == at && matches!((before, escaped), (b'n', b'n' | b'r') | (b'r', b'r'))
-            });
-            if blank {
-                if holds(&text[part_start..at]) {
-                    return true;
-                }
-                part_start = at;
-            }
-            last_line_end = Some((at + 2, escaped));
+    let mut part_start = 0;
+    for blank in blank_lines(text) {
+        if holds(&text[part_start..blank]) {
+            return true;
         }
-        from = at + 2;
+        part_start = blank;
     }
     holds(&text[part_start..])
+}
+
+/// Built once: building a searcher costs more than most searches.
+static BLANK_LINES: std::sync::LazyLock<[memchr::memmem::Finder<'static>; 3]> =
+    std::sync::LazyLock::new(|| [br"\n\n", br"\n\r", br"\r\r"].map(memchr::memmem::Finder::new));
+
+/// Where each blank line of escaped text starts: the second of two line
+/// ends in a row, in order. Bodies hold an escape every few bytes, so the
+/// pairs are searched for, and each kept where its backslash starts an
+/// escape (not the escaped half of a `\\`).
+fn blank_lines(text: &[u8]) -> Vec<usize> {
+    let mut blanks = Vec::new();
+    for pair in BLANK_LINES.iter() {
+        let mut from = 0;
+        while let Some(found) = pair.find(&text[from..]) {
+            let at = from + found;
+            let backslashes_before = text[..at].iter().rev().take_while(|b| **b == b'\\');
+            if backslashes_before.count() % 2 == 0 {
+                blanks.push(at + 2);
+            }
+            // Pairs overlap: a third line end makes another blank line.
+            from = at + 2;
+        }
+    }
+    blanks.sort_unstable();
+    blanks
 }
 
 /// Whether the outline can leave out the response: no part of it can hold
@@ -430,6 +441,46 @@ mod tests {
     use super::*;
     use crate::decode::entries::collected_order;
     use crate::generate::{generate_har, GeneratorConfig};
+
+    /// Blank lines found escape by escape, each backslash read in turn:
+    /// what [`blank_lines`] must find.
+    fn blank_lines_escape_by_escape(text: &[u8]) -> Vec<usize> {
+        let (mut blanks, mut from) = (Vec::new(), 0);
+        // The end of the last line end's escape, and which it was.
+        let mut last_line_end: Option<(usize, u8)> = None;
+        while let Some(found) = memchr::memchr(b'\\', &text[from..]) {
+            let at = from + found;
+            let Some(&escaped) = text.get(at + 1) else {
+                break;
+            };
+            if matches!(escaped, b'n' | b'r') {
+                if last_line_end.is_some_and(|(end, before)| {
+                    end == at && matches!((before, escaped), (b'n', b'n' | b'r') | (b'r', b'r'))
+                }) {
+                    blanks.push(at);
+                }
+                last_line_end = Some((at + 2, escaped));
+            }
+            from = at + 2;
+        }
+        blanks
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn blank_lines_are_found_as_escape_by_escape(
+            parts in proptest::collection::vec(proptest::sample::select(vec![
+                r"\n", r"\r", r"\\", r#"\""#, r"\t", "n", "r", "data: x", r#"\"method\""#,
+            ]), 0..24)
+        ) {
+            let text = format!("\"{}\"", parts.concat());
+            proptest::prop_assert_eq!(
+                blank_lines(text.as_bytes()),
+                blank_lines_escape_by_escape(text.as_bytes()),
+                "{}", text
+            );
+        }
+    }
 
     /// The HAR captures of the test data, and a generated one with injected
     /// violations (answers before their requests) and many entries.
