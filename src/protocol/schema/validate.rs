@@ -215,7 +215,7 @@ impl<'v> Validator<'_, 'v> {
     /// No branch validates: report the one the value was meant to be.
     fn any_of(&mut self, branches: &[NodeId], value: &'v Value<'v>) {
         let start = self.out.len();
-        let mut failures = Vec::with_capacity(branches.len());
+        let mut failures = Vec::new();
         for branch in branches {
             self.check(*branch, value);
             let failed = self.out.split_off(start);
