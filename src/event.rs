@@ -15,12 +15,25 @@ pub use crate::protocol::Side;
 ///
 /// `0`, `"0"` and `"00"` are three different keys; integers too large for
 /// `i64` keep their decimal text so they stay distinct and exact.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Key {
     Int(i64),
     BigInt(Box<str>),
     /// Short strings (most ids and tokens) are stored inline, without allocating.
     Str(CompactString),
+}
+
+/// One write per key (a key is hashed several times per message): equal
+/// keys hash alike, and a key of one kind may share a hash with another's
+/// (`0` and `"0"` stay different keys: equality tells them apart).
+impl std::hash::Hash for Key {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        match self {
+            Key::Int(n) => state.write_i64(*n),
+            Key::BigInt(text) => state.write(text.as_bytes()),
+            Key::Str(text) => state.write(text.as_bytes()),
+        }
+    }
 }
 
 impl fmt::Display for Key {
