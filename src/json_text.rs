@@ -178,21 +178,26 @@ pub(crate) fn find_members<'a, const N: usize>(
 ) -> Option<[Option<&'a str>; N]> {
     let mut found = [None; N];
     for (name, value) in members(object) {
-        keep_if_named(&mut found, names, name, value)?;
+        keep(&mut found, index_in(names, name)?, value)?;
     }
     Some(found)
 }
 
-/// Keeps `value` in `found` if its member is one of `names`; `None` when
-/// that member was already found or the name cannot be read.
-pub(crate) fn keep_if_named<'a, const N: usize>(
+/// Which of `names` a member's name is (`Some(None)` for none of them);
+/// `None` for a name that cannot be read.
+fn index_in<const N: usize>(names: [&str; N], name: Name<'_>) -> Option<Option<usize>> {
+    let name = name.value()?;
+    Some(names.iter().position(|wanted| *wanted == name))
+}
+
+/// Keeps the value of the member at `index` of the names, if any; `None`
+/// when that member was already found (serde_json refuses it twice).
+fn keep<'a, const N: usize>(
     found: &mut [Option<&'a str>; N],
-    names: [&str; N],
-    name: Name<'_>,
+    index: Option<usize>,
     value: &'a str,
 ) -> Option<()> {
-    let name = name.value()?;
-    match names.iter().position(|wanted| *wanted == name) {
+    match index {
         Some(index) if found[index].replace(value).is_some() => None,
         _ => Some(()),
     }
@@ -494,10 +499,26 @@ pub(crate) fn checked_members<'a, const N: usize>(
     at: usize,
     names: [&str; N],
 ) -> Option<([Option<&'a str>; N], usize)> {
+    checked_members_read_by(text, at, names, |_, start| {
+        checked_value_end(text.as_bytes(), start)
+    })
+}
+
+/// [`checked_members`], each value read by `read`: it is given the index
+/// of the member's name in `names` (if any) and where the value starts,
+/// and says where the value ends (checked), so that a member can be read
+/// further in the same pass.
+pub(crate) fn checked_members_read_by<'a, const N: usize>(
+    text: &'a str,
+    at: usize,
+    names: [&str; N],
+    mut read: impl FnMut(Option<usize>, usize) -> Option<usize>,
+) -> Option<([Option<&'a str>; N], usize)> {
     let mut found = [None; N];
     let end = checked_object(text, at, |name, start| {
-        let end = checked_value_end(text.as_bytes(), start)?;
-        keep_if_named(&mut found, names, name, &text[start..end])?;
+        let index = index_in(names, name)?;
+        let end = read(index, start)?;
+        keep(&mut found, index, &text[start..end])?;
         Some(end)
     })?;
     Some((found, end))

@@ -27,7 +27,7 @@ pub(crate) fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<&'de Raw
 
 /// [`present`], as the member's JSON text.
 pub(crate) fn present_text<'de, D: Deserializer<'de>>(d: D) -> Result<Option<&'de str>, D::Error> {
-    <&RawValue>::deserialize(d).map(|raw| Some(raw.get()))
+    present(d).map(|raw| raw.map(RawValue::get))
 }
 
 /// The visit methods for scalars and null: each reports the kind of value
@@ -206,26 +206,21 @@ impl<'a> RawMessage<'a> {
     /// The members of the object that opens at `at`, and where it ends;
     /// the lean members of params are found in the same pass.
     fn scanned(text: &'a str, at: usize) -> Option<(Self, usize)> {
-        use crate::json_text::{checked_members, checked_value_end, keep_if_named};
+        use crate::json_text::{checked_members, checked_members_read_by, checked_value_end};
         const NAMES: [&str; 6] = ["jsonrpc", "id", "method", "params", "result", "error"];
-        let mut found = [None; 6];
+        const PARAMS: Option<usize> = Some(3);
         let mut lean_params = None;
-        let end = crate::json_text::checked_object(text, at, |name, start| {
-            let lean = match name.value()? == "params" {
-                true => checked_members(text, start, LEAN_MEMBERS),
-                false => None,
-            };
-            let end = match lean {
+        let (found, end) = checked_members_read_by(text, at, NAMES, |index, start| {
+            // Params that are not an object, or that repeat a lean member,
+            // are skipped (params_of then reads them as serde would).
+            let lean = (index == PARAMS).then(|| checked_members(text, start, LEAN_MEMBERS));
+            match lean.flatten() {
                 Some((lean, end)) => {
                     lean_params = Some(lean);
-                    end
+                    Some(end)
                 }
-                // Params that are not an object, or that repeat a lean
-                // member (params_of then reads them as serde would).
-                None => checked_value_end(text.as_bytes(), start)?,
-            };
-            keep_if_named(&mut found, NAMES, name, &text[start..end])?;
-            Some(end)
+                None => checked_value_end(text.as_bytes(), start),
+            }
         })?;
         let [jsonrpc, id, method, params, result, error] = found;
         let message = RawMessage {

@@ -50,21 +50,22 @@ impl<'a> RawEnvelope<'a> {
     /// The envelope that opens at `at`, its message scanned in the same pass.
     fn scanned(line: &'a str, at: usize) -> Option<(Self, usize)> {
         const NAMES: [&str; 7] = ["ts", "from", "session", "stream", "event", "text", "msg"];
-        let mut found = [None; 7];
+        const MSG: Option<usize> = Some(6);
         let mut msg = None;
-        let end = crate::json_text::checked_object(line, at, |name, start| {
-            let end = match name.value()? == "msg" {
-                true => OneOrBatch::scanned(line, start).map(|(read, end)| {
-                    msg = Some(read);
-                    end
-                })?,
-                false => crate::json_text::checked_value_end(line.as_bytes(), start)?,
-            };
-            // Refuses a member written twice, "msg" included.
-            crate::json_text::keep_if_named(&mut found, NAMES, name, &line[start..end])?;
-            Some(end)
-        })?;
-        let [ts, from, session, stream, event, text, _] = found;
+        let found =
+            crate::json_text::checked_members_read_by(
+                line,
+                at,
+                NAMES,
+                |index, start| match index {
+                    MSG => OneOrBatch::scanned(line, start).map(|(read, end)| {
+                        msg = Some(read);
+                        end
+                    }),
+                    _ => crate::json_text::checked_value_end(line.as_bytes(), start),
+                },
+            );
+        let ([ts, from, session, stream, event, text, _], end) = found?;
         let envelope = RawEnvelope {
             ts,
             from,
