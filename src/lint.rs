@@ -197,7 +197,7 @@ impl Linter {
         source: u32,
         format: Format,
         bytes: &[u8],
-        release: &mut dyn FnMut(std::ops::Range<usize>),
+        release: &mut (dyn FnMut(std::ops::Range<usize>) + Send),
     ) {
         let mut sink = EngineSink::new(&mut self.engine);
         stream_document(bytes, source, format, release, &mut sink);

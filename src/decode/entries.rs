@@ -64,9 +64,7 @@ pub(crate) struct Capture<'a, 'e, R> {
     pub source: u32,
     pub entries: &'e [&'a str],
     pub read: R,
-    /// Entries decoded together, in parallel: 128 per thread, so that the
-    /// threads wait for each other at the end of a batch rarely (32 per
-    /// thread: 13.0 s instead of 11.9 for a 1 GiB capture on two threads).
+    /// Entries decoded together, in parallel ([`batch`]).
     pub batch: usize,
 }
 
@@ -77,9 +75,16 @@ impl<'a, 'e, R: ReadEntry<'a>> Capture<'a, 'e, R> {
             source,
             entries,
             read,
-            batch: (rayon::current_num_threads() * 128).max(256),
+            batch: batch(),
         }
     }
+}
+
+/// Entries outlined or decoded together, in parallel: 128 per thread, so
+/// that the threads wait for each other at the end of a batch rarely (32
+/// per thread: 13.0 s instead of 11.9 for a 1 GiB capture on two threads).
+pub(crate) fn batch() -> usize {
+    (rayon::current_num_threads() * 128).max(256)
 }
 
 /// The events of a capture's entries, in trace order, in one vector.
@@ -103,17 +108,30 @@ pub(crate) fn exchanges_in_order<'a>(
 /// a mapped file that can go back to the kernel).
 pub(crate) fn stream<'a, R: ReadEntry<'a>>(
     capture: &Capture<'a, '_, R>,
-    release: &mut dyn FnMut(Range<usize>),
+    release: &mut (dyn FnMut(Range<usize>) + Send),
     sink: &mut dyn EventSink,
 ) {
     let lines = LineIndex::new(capture.bytes);
     release(0..capture.bytes.len());
-    let (schedule, last_provided) = first_pass(capture, release);
+    let batches = capture.entries.chunks(capture.batch);
+    let outlined = outline(capture.bytes, &capture.read, batches, release);
+    stream_outlined(capture, &lines, outlined, release, sink);
+}
+
+/// [`stream`] once the first pass is done: the capture's entries are those
+/// [`outline`] was given, in the same order.
+pub(crate) fn stream_outlined<'a, R: ReadEntry<'a>>(
+    capture: &Capture<'a, '_, R>,
+    lines: &LineIndex,
+    outlined: Outlined,
+    release: &mut (dyn FnMut(Range<usize>) + Send),
+    sink: &mut dyn EventSink,
+) {
     let mut ordered = Ordered {
-        order: CausalOrder::new(last_provided),
+        order: CausalOrder::new(outlined.last_provided),
         sink,
     };
-    second_pass(capture, &lines, &schedule, release, &mut ordered);
+    second_pass(capture, lines, &outlined.schedule, release, &mut ordered);
     let Ordered { order, sink } = ordered;
     order.finish(&mut |event| sink.take(event));
     sink.flush();
@@ -159,12 +177,13 @@ fn entry_events_as_made<'a, R: ReadEntry<'a>>(
 
 /// Where the first event of the `i`th entry stands, if it has events, and
 /// what its events provide where.
-fn entry_outline<'a, R: ReadEntry<'a>>(
-    capture: &Capture<'a, '_, R>,
+fn entry_outline<'a>(
+    read: &impl ReadEntry<'a>,
     i: usize,
+    raw: &'a str,
 ) -> (Option<Position>, Vec<(Cause, Position)>) {
     let mut provided = Vec::new();
-    let first = match (capture.read)(i, capture.entries[i], Reading::Outline) {
+    let first = match read(i, raw, Reading::Outline) {
         Ok(Some(x)) if x.is_mcp() => {
             Some(x.outline(i, &mut |cause, at| provided.push((cause, at))))
         }
@@ -178,20 +197,36 @@ fn entry_outline<'a, R: ReadEntry<'a>>(
     (first, provided)
 }
 
-/// Where each entry's first event stands, in timestamp order (entries
-/// without events left out), and where each request is provided last.
-fn first_pass<'a, R: ReadEntry<'a>>(
-    capture: &Capture<'a, '_, R>,
-    release: &mut dyn FnMut(Range<usize>),
-) -> (Vec<Position>, LastProvided) {
+/// Bytes the first pass reads before it releases them, in one step: each
+/// release interrupts the other threads to flush their address
+/// translations, the thread still scanning the capture among them.
+const RELEASE_BYTES: usize = 64 << 20;
+
+/// What the first pass learns of a capture: where each entry's first event
+/// stands, in timestamp order (entries without events left out), and where
+/// each request is provided last.
+pub(crate) struct Outlined {
+    schedule: Vec<Position>,
+    last_provided: LastProvided,
+}
+
+/// The first pass, over a capture's entries in batches, each outlined in
+/// parallel; the batches may arrive while the capture is still scanned.
+pub(crate) fn outline<'a, B: AsRef<[&'a str]>>(
+    bytes: &[u8],
+    read: &impl ReadEntry<'a>,
+    batches: impl IntoIterator<Item = B>,
+    release: &mut (dyn FnMut(Range<usize>) + Send),
+) -> Outlined {
     let mut schedule = Vec::new();
     let mut last_provided = LastProvided::default();
-    let mut done_upto = 0;
-    let indices: Vec<usize> = (0..capture.entries.len()).collect();
-    for batch in indices.chunks(capture.batch) {
+    let (mut outlined, mut done_upto) = (0, 0);
+    for batch in batches {
+        let batch = batch.as_ref();
         let outlines: Vec<_> = batch
             .par_iter()
-            .map(|&i| entry_outline(capture, i))
+            .enumerate()
+            .map(|(k, raw)| entry_outline(read, outlined + k, raw))
             .collect();
         for (first, provided) in outlines {
             schedule.extend(first);
@@ -199,20 +234,31 @@ fn first_pass<'a, R: ReadEntry<'a>>(
                 note_cause(&mut last_provided, cause, at);
             }
         }
-        if let Some(&last) = batch.last() {
-            let end = entry_range(capture, last).end;
+        outlined += batch.len();
+        let end = batch
+            .last()
+            .map_or(done_upto, |last| range_in(bytes, last).end);
+        if end - done_upto >= RELEASE_BYTES {
             release(done_upto..end);
             done_upto = end;
         }
     }
+    release(done_upto..bytes.len());
     schedule.sort_unstable();
-    (schedule, last_provided)
+    Outlined {
+        schedule,
+        last_provided,
+    }
 }
 
 /// The bytes of the `i`th entry in the capture.
 fn entry_range<'a, R: ReadEntry<'a>>(capture: &Capture<'a, '_, R>, i: usize) -> Range<usize> {
-    let raw = capture.entries[i];
-    let start = offset_of(capture.bytes, raw);
+    range_in(capture.bytes, capture.entries[i])
+}
+
+/// Where `raw`, a slice of `bytes`, stands in them.
+fn range_in(bytes: &[u8], raw: &str) -> Range<usize> {
+    let start = offset_of(bytes, raw);
     start..start + raw.len()
 }
 
@@ -249,7 +295,7 @@ fn second_pass<'a, R: ReadEntry<'a>>(
     capture: &Capture<'a, '_, R>,
     lines: &LineIndex,
     schedule: &[Position],
-    release: &mut dyn FnMut(Range<usize>),
+    release: &mut (dyn FnMut(Range<usize>) + Send),
     ordered: &mut Ordered,
 ) {
     // Below where the entries still to decode start, the capture is done with.
@@ -420,7 +466,7 @@ pub(crate) fn folded_outline<'a, R: ReadEntry<'a>>(
     capture: &Capture<'a, '_, R>,
     i: usize,
 ) -> (Option<Position>, LastProvided) {
-    let (first, provided) = entry_outline(capture, i);
+    let (first, provided) = entry_outline(&capture.read, i, capture.entries[i]);
     let mut last = LastProvided::default();
     for (cause, at) in provided {
         note_cause(&mut last, cause, at);

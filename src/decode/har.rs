@@ -15,7 +15,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use super::document::{self, offset_of};
-use super::entries::{self, Capture, EventSink, Reading};
+use super::entries::{self, Capture, EventSink, LineIndex, Reading};
 use super::http::{
     is_event_stream, kept_headers, url_path, url_target, Body, EntryProblem, Exchange,
 };
@@ -395,16 +395,12 @@ fn exchange<'a>(
     })
 }
 
-/// The text of each entry of a HAR document, scanned by `json_text`; a
-/// document the scanner does not read is parsed by serde_json, which
-/// locates what is wrong with it.
-fn entries_of(bytes: &[u8], source: u32) -> Result<Vec<&str>, Vec<Event>> {
-    let text = std::str::from_utf8(bytes).ok();
-    match text.and_then(|text| crate::json_text::read_whole(text, scan::document)) {
-        Some(entries) => Ok(entries),
-        None => document::parse::<Har>(bytes, source, "the HAR file", "a valid HAR 1.2 file")
-            .map(|har| har.log.entries),
-    }
+/// The text of each entry of a HAR document, scanned by `json_text`
+/// (each also handed to `each` as it is read); `None` where the scanner
+/// does not read the document.
+fn scanned_entries<'a>(bytes: &'a [u8], each: &mut dyn FnMut(&'a str)) -> Option<Vec<&'a str>> {
+    let text = std::str::from_utf8(bytes).ok()?;
+    crate::json_text::read_whole(text, |text, at| scan::document(text, at, each))
 }
 
 /// Decodes a HAR document into events in trace order.
@@ -416,24 +412,66 @@ pub(crate) fn decode(bytes: &[u8], source: u32) -> Vec<Event> {
 
 /// Gives `sink` a HAR document's events in trace order, entry by entry, so
 /// memory does not grow with the capture; `release` is told byte ranges not
-/// needed until read again.
+/// needed until read again. A document the scanner does not read is parsed
+/// by serde_json, which locates what is wrong with it.
 pub(crate) fn stream(
     bytes: &[u8],
     source: u32,
-    release: &mut dyn FnMut(std::ops::Range<usize>),
+    release: &mut (dyn FnMut(std::ops::Range<usize>) + Send),
     sink: &mut dyn EventSink,
 ) {
-    let entries = match entries_of(bytes, source) {
-        Ok(entries) => entries,
+    let read = |i, raw, reading| exchange(bytes, i + 1, raw, reading).map(Some);
+    let batch = entries::batch();
+    if let Some((entries, lines, outlined)) = outline_while_scanned(bytes, &read, batch, release) {
+        let capture = Capture::new(bytes, source, &entries, read);
+        return entries::stream_outlined(&capture, &lines, outlined, release, sink);
+    }
+    match document::parse::<Har>(bytes, source, "the HAR file", "a valid HAR 1.2 file") {
+        Ok(har) => {
+            let capture = Capture::new(bytes, source, &har.log.entries, read);
+            entries::stream(&capture, release, sink);
+        }
         Err(events) => {
             for event in events {
                 sink.take(event);
             }
-            return sink.flush();
+            sink.flush();
         }
+    }
+}
+
+/// The first pass over a document's entries while they are still scanned
+/// for: scanning the document is the one step that cannot be split between
+/// threads, so one thread scans while the other outlines the entries found.
+/// The scanner hands on the entries in batches of `batch`. `None` where it
+/// does not read the document (what was outlined is dropped: no event was
+/// made yet).
+fn outline_while_scanned<'a>(
+    bytes: &'a [u8],
+    read: &impl entries::ReadEntry<'a>,
+    batch: usize,
+    release: &mut (dyn FnMut(std::ops::Range<usize>) + Send),
+) -> Option<(Vec<&'a str>, LineIndex, entries::Outlined)> {
+    // Unbounded: on one thread, the whole scan runs before the first pass.
+    let (send, arriving) = std::sync::mpsc::channel::<Vec<&str>>();
+    let scan = move || {
+        let lines = LineIndex::new(bytes);
+        let mut pending = Vec::with_capacity(batch);
+        let mut each = |entry| {
+            pending.push(entry);
+            if pending.len() == batch {
+                let full = std::mem::replace(&mut pending, Vec::with_capacity(batch));
+                // Refused only once the first pass has stopped.
+                let _ = send.send(full);
+            }
+        };
+        let entries = scanned_entries(bytes, &mut each);
+        let _ = send.send(pending);
+        Some((entries?, lines))
     };
-    let read = |i, raw, reading| exchange(bytes, i + 1, raw, reading).map(Some);
-    entries::stream(&Capture::new(bytes, source, &entries, read), release, sink);
+    let outline = || entries::outline(bytes, read, arriving, release);
+    let (scanned, outlined) = rayon::join(scan, outline);
+    scanned.map(|(entries, lines)| (entries, lines, outlined))
 }
 
 #[cfg(test)]
@@ -557,6 +595,20 @@ mod tests {
                 let mut events = Vec::new();
                 entries::stream(&capture, &mut |_| {}, &mut events);
                 assert!(events == expected, "batches of {batch}");
+                let release = &mut |_| {};
+                let Some((scanned, lines, outlined)) =
+                    outline_while_scanned(&bytes, &read, batch, release)
+                else {
+                    panic!("a capture of the test data is not scanned");
+                };
+                assert!(scanned == har.log.entries);
+                let mut events = Vec::new();
+                let capture = Capture::new(&bytes, 0, &scanned, read);
+                entries::stream_outlined(&capture, &lines, outlined, release, &mut events);
+                assert!(
+                    events == expected,
+                    "outlined while scanned, batches of {batch}"
+                );
             }
         }
     }

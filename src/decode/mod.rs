@@ -393,7 +393,7 @@ pub fn stream_document(
     bytes: &[u8],
     source: u32,
     format: Format,
-    release: &mut dyn FnMut(std::ops::Range<usize>),
+    release: &mut (dyn FnMut(std::ops::Range<usize>) + Send),
     sink: &mut dyn EventSink,
 ) {
     match format {

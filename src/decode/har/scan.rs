@@ -89,19 +89,31 @@ fn array<'a, T>(
 }
 
 /// The entries of a HAR document: `log.entries`, each as its text.
-pub(super) fn document(text: &str, at: usize) -> Read<Vec<&str>> {
+pub(super) fn document<'a>(
+    text: &'a str,
+    at: usize,
+    each: &mut dyn FnMut(&'a str),
+) -> Read<Vec<&'a str>> {
     let mut log = None;
     let end = object(text, at, |name, start| match name {
-        "log" => once(&mut log, log_at(text, start)?),
+        "log" => once(&mut log, log_at(text, start, each)?),
         _ => skip(text, start),
     })?;
     Some((log?, end))
 }
 
-fn log_at(text: &str, at: usize) -> Read<Vec<&str>> {
+/// The `log` object's entries, each handed to `each` as it is read.
+fn log_at<'a>(text: &'a str, at: usize, each: &mut dyn FnMut(&'a str)) -> Read<Vec<&'a str>> {
     let mut entries = None;
     let end = object(text, at, |name, start| match name {
-        "entries" => once(&mut entries, array(text, start, raw)?),
+        "entries" => {
+            let read = array(text, start, |text, start| {
+                let (entry, end) = raw(text, start)?;
+                each(entry);
+                Some((entry, end))
+            });
+            once(&mut entries, read?)
+        }
         _ => skip(text, start),
     })?;
     Some((entries?, end))
@@ -365,7 +377,10 @@ mod tests {
                     text.insert_str(at, &fragment);
                 }
             }
-            if let Some(scanned) = read_whole(&text, document) {
+            let mut handed = Vec::new();
+            let each = &mut |entry| handed.push(entry);
+            if let Some(scanned) = read_whole(&text, |text, at| document(text, at, each)) {
+                prop_assert_eq!(&handed, &scanned, "every entry is handed on as it is read");
                 let serde = serde_json::from_str::<super::super::Har>(&text);
                 prop_assert_eq!(serde.ok().map(|har| har.log.entries), Some(scanned), "{}", text);
             }
