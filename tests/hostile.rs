@@ -334,8 +334,12 @@ fn a_trace_of_many_sessions_gives_one_finding_each_in_bounded_memory() {
     );
     // Every session is kept until its input ends (it may speak again), and
     // every finding until the report: memory grows with both, and only so.
+    // Measured (debug build): 5.9 KB per session with glibc's allocator,
+    // 7.2 KB with mimalloc's (the command line's), which gives freed pages
+    // back 10 ms later: in a run this short, the tables grown and left in
+    // those 10 ms still count in the peak.
     let per_session = run.peak.saturating_sub(BASELINE) / SESSIONS as u64;
-    assert!(per_session < 6 << 10, "{per_session} bytes per session");
+    assert!(per_session < 8 << 10, "{per_session} bytes per session");
 }
 
 /// More than mcp-lint reads ahead of what it lints on two threads (two
