@@ -67,6 +67,14 @@ pub struct ColdMap<V> {
     /// The newer generation in memory, and the older.
     hot: HashMap<RequestId, V>,
     older: HashMap<RequestId, V>,
+    /// What has gone to the spill file, made when the first generation
+    /// goes: boxed, since most maps never fill one (a session keeps several
+    /// maps, and a trace may hold a million sessions).
+    frozen: Option<Box<Frozen<V>>>,
+}
+
+/// The records a map wrote to the spill file, and how to read them back.
+struct Frozen<V> {
     cold: Places,
     /// The runs of the spill file that hold records, with how many of
     /// their records are still in `cold`.
@@ -83,6 +91,14 @@ impl<V> Default for ColdMap<V> {
         ColdMap {
             hot: HashMap::default(),
             older: HashMap::default(),
+            frozen: None,
+        }
+    }
+}
+
+impl<V> Default for Frozen<V> {
+    fn default() -> Self {
+        Frozen {
             cold: Places::default(),
             runs: Vec::new(),
             spill: Spill::default(),
@@ -96,12 +112,12 @@ impl<V> std::fmt::Debug for ColdMap<V> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ColdMap")
             .field("hot", &(self.hot.len() + self.older.len()))
-            .field("cold", &self.cold.len())
+            .field("cold", &self.cold_len())
             .finish()
     }
 }
 
-impl<V> Drop for ColdMap<V> {
+impl<V> Drop for Frozen<V> {
     fn drop(&mut self) {
         if let Some(file) = self.spill.file() {
             let live = self.runs.iter().filter(|(_, live)| *live > 0);
@@ -116,30 +132,31 @@ fn unreadable(e: std::io::Error) -> ! {
     panic!("the temporary file that holds requests cannot be read back: {e}")
 }
 
+impl<V> ColdMap<V> {
+    fn cold_len(&self) -> usize {
+        self.frozen.as_ref().map_or(0, |frozen| frozen.cold.len())
+    }
+}
+
 impl<V: Record> ColdMap<V> {
     pub fn len(&self) -> usize {
-        self.hot.len() + self.older.len() + self.cold.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.hot.is_empty() && self.older.is_empty() && self.cold.is_empty()
+        self.hot.len() + self.older.len() + self.cold_len()
     }
 
     pub fn contains_key(&self, id: &RequestId) -> bool {
-        !self.is_empty()
-            && (self.hot.contains_key(id) || self.older.contains_key(id) || self.cold.contains(id))
+        self.hot.contains_key(id)
+            || self.older.contains_key(id)
+            || self.frozen.as_ref().is_some_and(|f| f.cold.contains(id))
     }
 
     pub fn get(&self, id: &RequestId) -> Option<&V> {
-        if self.is_empty() {
-            return None;
-        }
         if let Some(record) = self.hot.get(id).or_else(|| self.older.get(id)) {
             return Some(record);
         }
-        let place = self.cold.get(id)?;
-        let read_back = self.read_back.get_or_init(Arena::new);
-        Some(read_back.alloc(self.read(place)))
+        let frozen = self.frozen.as_deref()?;
+        let place = frozen.cold.get(id)?;
+        let read_back = frozen.read_back.get_or_init(Arena::new);
+        Some(read_back.alloc(frozen.read(place)))
     }
 
     pub fn insert(&mut self, id: RequestId, record: V) {
@@ -154,25 +171,20 @@ impl<V: Record> ColdMap<V> {
     }
 
     pub fn remove_entry(&mut self, id: &RequestId) -> Option<(RequestId, V)> {
-        if self.is_empty() {
-            return None;
-        }
         self.forget_read_back();
         let in_memory = self.hot.remove_entry(id);
         if let Some(entry) = in_memory.or_else(|| self.older.remove_entry(id)) {
             return Some(entry);
         }
-        let place = self.cold.remove(id)?;
-        let record = self.read(place);
-        self.release(place);
+        let frozen = self.frozen.as_deref_mut()?;
+        let place = frozen.cold.remove(id)?;
+        let record = frozen.read(place);
+        frozen.release(place);
         Some((id.clone(), record))
     }
 
     /// Forgets the record of `id`, if there is one, without reading it.
     pub fn remove(&mut self, id: &RequestId) {
-        if self.is_empty() {
-            return;
-        }
         self.forget_read_back();
         if self.hot.remove(id).is_none() && self.older.remove(id).is_none() {
             self.remove_cold(id);
@@ -180,17 +192,41 @@ impl<V: Record> ColdMap<V> {
     }
 
     fn remove_cold(&mut self, id: &RequestId) {
-        if let Some(place) = self.cold.remove(id) {
-            self.release(place);
+        let Some(frozen) = self.frozen.as_deref_mut() else {
+            return;
+        };
+        if let Some(place) = frozen.cold.remove(id) {
+            frozen.release(place);
         }
     }
 
+    /// A change to the map: what was read back is no longer lent.
     fn forget_read_back(&mut self) {
-        if self.read_back.get().is_some() {
-            self.read_back.take();
+        if let Some(frozen) = self.frozen.as_deref_mut() {
+            frozen.read_back.take();
         }
     }
 
+    /// The older generation goes to the spill file and the newer takes its
+    /// place; without a spill file, both stay.
+    fn next_generation(&mut self) {
+        if self.older.is_empty() || self.freeze_older() {
+            self.older = std::mem::take(&mut self.hot);
+        }
+    }
+
+    /// Writes the older generation to one run of the spill file.
+    fn freeze_older(&mut self) -> bool {
+        let frozen = self.frozen.get_or_insert_with(Box::default);
+        if !frozen.write_run(&self.older) {
+            return false;
+        }
+        self.older = HashMap::default();
+        true
+    }
+}
+
+impl<V: Record> Frozen<V> {
     fn read(&self, place: Place) -> V {
         let (Some(file), Some((run, _))) = (self.spill.file(), self.runs.get(place.run as usize))
         else {
@@ -213,26 +249,19 @@ impl<V: Record> ColdMap<V> {
         }
     }
 
-    /// The older generation goes to the spill file and the newer takes its
-    /// place; without a spill file, both stay.
-    fn next_generation(&mut self) {
-        if self.older.is_empty() || self.freeze_older() {
-            self.older = std::mem::take(&mut self.hot);
-        }
-    }
-
-    /// Writes the older generation to one run of the spill file.
-    fn freeze_older(&mut self) -> bool {
+    /// Writes `records` to one run of the spill file; `false` when there is
+    /// no spill file to write to.
+    fn write_run(&mut self, records: &HashMap<RequestId, V>) -> bool {
         let Some(file) = self.spill.writable() else {
             return false;
         };
         let mut bytes = Vec::new();
-        let mut places = Vec::with_capacity(self.older.len());
+        let mut places = Vec::with_capacity(records.len());
         let run = self.runs.len() as u32;
         // In the order of their ids, as `Places` indexes a run.
-        let mut older: Vec<(&RequestId, &V)> = self.older.iter().collect();
-        older.sort_unstable_by_key(|(id, _)| *id);
-        for (id, record) in older {
+        let mut sorted: Vec<(&RequestId, &V)> = records.iter().collect();
+        sorted.sort_unstable_by_key(|(id, _)| *id);
+        for (id, record) in sorted {
             let offset = bytes.len();
             record.pack(&mut Packer::new(&mut bytes, &mut self.tables));
             let len = (bytes.len() - offset) as u32;
@@ -251,7 +280,6 @@ impl<V: Record> ColdMap<V> {
         };
         self.runs.push((written, places.len() as u32));
         self.cold.add_run(run, places);
-        self.older = HashMap::default();
         true
     }
 }
@@ -268,7 +296,7 @@ mod tests {
             map.insert(RequestId::int(n), format!("record {n}").into());
         }
         let in_memory = map.hot.len() + map.older.len();
-        assert!(in_memory <= 2 * HOT_RECORDS + 2 && map.cold.len() + in_memory == count as usize);
+        assert!(in_memory <= 2 * HOT_RECORDS + 2 && map.cold_len() + in_memory == count as usize);
         assert_eq!(map.len() as i64, count);
         let (one, two) = (map.get(&RequestId::int(1)), map.get(&RequestId::int(2)));
         assert_eq!((&**one.unwrap(), &**two.unwrap()), ("record 1", "record 2"));
@@ -294,10 +322,11 @@ mod tests {
         for n in 0..2 * (HOT_RECORDS as i64 + 1) {
             map.insert(RequestId::int(n), Box::default());
         }
-        assert_eq!((map.runs.len(), map.hot.len()), (1, 0));
+        let runs = |map: &ColdMap<Box<str>>| map.frozen.as_ref().unwrap().runs.clone();
+        assert_eq!((runs(&map).len(), map.hot.len()), (1, 0));
         for n in 0..=HOT_RECORDS as i64 {
             map.remove(&RequestId::int(n));
         }
-        assert_eq!((map.runs[0].1, map.len()), (0, HOT_RECORDS + 1));
+        assert_eq!((runs(&map)[0].1, map.len()), (0, HOT_RECORDS + 1));
     }
 }

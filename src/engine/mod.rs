@@ -12,6 +12,7 @@ pub mod direction;
 pub mod elicitations;
 pub mod facts;
 mod id_queue;
+mod lazy;
 pub mod lifecycle;
 pub mod operations;
 mod places;

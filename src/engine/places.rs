@@ -116,10 +116,6 @@ impl Places {
         self.len
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
     /// Adds the places of one run's records, sorted by id.
     pub fn add_run(&mut self, run: u32, sorted: Vec<(RequestId, Place)>) {
         self.len += sorted.len();

@@ -8,6 +8,7 @@ use crate::event::{Location, Method, ProgressToken, RequestId};
 use super::answered::{IdBook, ReleasedTokens};
 use super::cold::{ColdMap, Record};
 use super::id_queue::IdQueue;
+use super::lazy::Lazy;
 use super::operations::{InputRound, ModernRequest, OperationKey};
 use super::retired::RetiredRequests;
 use crate::packed::{Packer, Unpacker};
@@ -374,11 +375,11 @@ pub struct Registry {
     pub open: HashMap<RequestId, Box<Request>>,
     /// This side's cancelled requests never answered, past the latest few
     /// thousand, in compact form (counted in `cancelled_open`).
-    retired: RetiredRequests,
+    retired: Lazy<RetiredRequests>,
     /// This side's answered requests, by id.
-    answered: IdBook<Answered>,
+    answered: Lazy<IdBook<Answered>>,
     /// What some of them have beyond [`Answered`].
-    answered_extras: ColdMap<AnsweredExtras>,
+    answered_extras: Lazy<ColdMap<AnsweredExtras>>,
     /// The input the session is in (every location of it names that input).
     source: u32,
     /// The most requests of this side followed at once; `None` for
@@ -391,7 +392,7 @@ pub struct Registry {
     pub untracked: Option<(Location, u64)>,
     /// This side's cancelled requests still in `open` (a late answer may
     /// come), oldest cancellation first; ids answered since are skipped.
-    cancelled: IdQueue,
+    cancelled: Lazy<IdQueue>,
     /// How many requests in `open` are cancelled ones: they do not count
     /// against the running requests followed.
     cancelled_open: usize,
@@ -412,7 +413,7 @@ pub struct Registry {
     pub invalid_token_requests: u32,
     /// For a token no longer active: the last request that carried it (for
     /// the latest released tokens only).
-    released_tokens: ReleasedTokens,
+    released_tokens: Lazy<ReleasedTokens>,
     /// `notifications/*` messages this side sent with an id, by that id.
     pub id_notifications: HashMap<RequestId, Location>,
     /// Per stream, the highest position of a message of the other side that
@@ -450,7 +451,7 @@ impl Registry {
         id: &'s RequestId,
         token: Option<&ProgressToken>,
     ) -> Option<RequestView<'s>> {
-        let retired = self.retired.get(id)?;
+        let retired = self.retired.existing()?.get(id)?;
         let held = token.is_none_or(|token| retired.token() == Some(token));
         held.then(|| retired.view(id, self.source))
     }
@@ -459,7 +460,7 @@ impl Registry {
     pub fn open_method(&self, id: &RequestId) -> Option<Method> {
         match self.open.get(id) {
             Some(request) => Some(request.method.clone()),
-            None => self.retired.get(id).map(|r| Method::Borrowed(r.method())),
+            None => (self.retired.existing()?.get(id)).map(|r| Method::Borrowed(r.method())),
         }
     }
 
@@ -475,7 +476,7 @@ impl Registry {
     /// How many requests of this side are not answered yet: running, or
     /// cancelled and still followed.
     pub fn outstanding(&self) -> usize {
-        self.open.len() + self.retired.len()
+        self.open.len() + self.retired.existing().map_or(0, RetiredRequests::len)
     }
 
     fn answered_view<'s>(
@@ -483,8 +484,11 @@ impl Registry {
         id: &'s RequestId,
         token: Option<&'s ProgressToken>,
     ) -> Option<RequestView<'s>> {
-        let answered = self.answered.get(id)?;
-        let extras = self.answered_extras.get(id);
+        let answered = self.answered.existing()?.get(id)?;
+        let extras = self
+            .answered_extras
+            .existing()
+            .and_then(|extras| extras.get(id));
         Some(answered.view(id, token, extras, self.source))
     }
 
@@ -498,7 +502,7 @@ impl Registry {
         if let Some(id) = self.active_tokens.get(token) {
             return self.open.get(id).map(|request| request.view());
         }
-        let (token, id) = self.released_tokens.get_key_value(token)?;
+        let (token, id) = self.released_tokens.existing()?.get_key_value(token)?;
         match self.open.get(id) {
             Some(open) if open.token.as_ref() == Some(token) => Some(open.view()),
             _ => self
@@ -532,7 +536,9 @@ impl Registry {
         match (cancelled, free) {
             (true, false) => self.share(token, id.clone()),
             (true, true) => {
-                self.released_tokens.insert(token.clone(), id.clone());
+                self.released_tokens
+                    .make()
+                    .insert(token.clone(), id.clone());
             }
             (false, true) => {
                 // Later progress is a cancelled sharer's crossing, if any is left.
@@ -542,7 +548,7 @@ impl Registry {
                     .and_then(|sharers| sharers.last())
                     .unwrap_or(id)
                     .clone();
-                self.released_tokens.insert(token.clone(), last);
+                self.released_tokens.make().insert(token.clone(), last);
             }
             (false, false) => {}
         }
@@ -554,7 +560,8 @@ impl Registry {
     /// progress may still cross its cancellation.
     fn take_token(&mut self, token: &ProgressToken, id: &RequestId) {
         let holder = self.active_tokens.insert(token.clone(), id.clone());
-        let cancelled = self.released_tokens.remove(token).filter(|last| {
+        let released = self.released_tokens.existing_mut();
+        let cancelled = released.and_then(|r| r.remove(token)).filter(|last| {
             let open = self.open.get(last).is_some_and(|r| {
                 r.state == RequestState::CancelRequested && r.token.as_ref() == Some(token)
             });
@@ -688,7 +695,7 @@ impl Registry {
         let was_running = request.state == RequestState::Running;
         if was_running {
             self.cancelled_open += 1;
-            self.cancelled.push_back(id.clone());
+            self.cancelled.make().push_back(id.clone());
         }
         request.state = RequestState::CancelRequested;
         request.cancel = Some(Box::new(cancel));
@@ -700,7 +707,7 @@ impl Registry {
         }
         self.invalid_token_requests = self.invalid_token_requests.saturating_sub(invalid);
         if was_running {
-            self.retired.note_cancelled(id, &mut self.open);
+            self.retired.make().note_cancelled(id, &mut self.open);
         }
         self.forget_oldest_cancelled();
     }
@@ -708,7 +715,9 @@ impl Registry {
     /// Brings the retired request `id`, if there is one, back whole into
     /// `open`, before a message changes it.
     fn restore(&mut self, id: &RequestId) {
-        self.retired.restore(id, self.source, &mut self.open);
+        if let Some(retired) = self.retired.existing_mut() {
+            retired.restore(id, self.source, &mut self.open);
+        }
     }
 
     /// Past the limit of cancelled requests followed, forgets the oldest;
@@ -716,7 +725,7 @@ impl Registry {
     /// the queue.
     fn forget_oldest_cancelled(&mut self) {
         while self.cancelled_open > self.max_open() {
-            let Some(id) = self.cancelled.pop_front() else {
+            let Some(id) = self.cancelled.existing_mut().and_then(IdQueue::pop_front) else {
                 break;
             };
             self.restore(&id);
@@ -727,20 +736,25 @@ impl Registry {
                 self.cancelled_open -= 1;
                 for token in request.tokens() {
                     self.drop_sharer(token, &id);
-                    self.released_tokens.remove_if_held_by(token, &id);
+                    if let Some(released) = self.released_tokens.existing_mut() {
+                        released.remove_if_held_by(token, &id);
+                    }
                 }
                 self.forgotten.get_or_insert((request.location, 0)).1 += 1;
             }
         }
-        if self.cancelled.len() > 2 * self.cancelled_open + 64 {
-            let (open, retired) = (&self.open, &self.retired);
-            self.cancelled
-                .retain(|id| is_cancelled_in(open, id) || retired.contains(id));
+        let Some(cancelled) = self.cancelled.existing_mut() else {
+            return;
+        };
+        if cancelled.len() > 2 * self.cancelled_open + 64 {
+            let (open, retired) = (&self.open, self.retired.existing());
+            cancelled
+                .retain(|id| is_cancelled_in(open, id) || retired.is_some_and(|r| r.contains(id)));
         }
     }
 
     fn is_cancelled_open(&self, id: &RequestId) -> bool {
-        is_cancelled_in(&self.open, id) || self.retired.contains(id)
+        is_cancelled_in(&self.open, id) || self.retired.existing().is_some_and(|r| r.contains(id))
     }
 
     /// `request` left `open`, answered.
@@ -787,11 +801,15 @@ impl Registry {
         };
         let has_extras =
             extras.method.is_some() || extras.response_stream.is_some() || extras.cancel.is_some();
-        match has_extras {
-            true => self.answered_extras.insert(request.id.clone(), extras),
-            false => self.answered_extras.remove(&request.id),
+        match (has_extras, self.answered_extras.existing_mut()) {
+            (true, _) => self
+                .answered_extras
+                .make()
+                .insert(request.id.clone(), extras),
+            (false, Some(earlier)) => earlier.remove(&request.id),
+            (false, None) => {}
         }
-        self.answered.insert(request.id, answered);
+        self.answered.make().insert(request.id, answered);
     }
 
     /// The peer sent progress for this side's request `id`; returns where
@@ -906,9 +924,9 @@ mod tests {
         // Stale ids are dropped once they outnumber twice the live ones (one
         // at each cancellation) by 64.
         assert!(
-            registry.cancelled.len() <= 66,
+            registry.cancelled.existing().unwrap().len() <= 66,
             "{}",
-            registry.cancelled.len()
+            registry.cancelled.existing().unwrap().len()
         );
         assert!(registry.open.is_empty() && registry.follows_all());
     }

@@ -12,6 +12,7 @@ use foldhash::HashMap;
 use memchr::memmem;
 use serde_json::Value;
 
+use super::lazy::Lazy;
 use crate::event::{
     Body, KeyField, Location, Message, Method, Outcome, ProgressToken, RequestId, Side,
 };
@@ -284,13 +285,13 @@ pub struct Operating {
 #[derive(Debug, Default)]
 pub struct Tasks {
     /// Per side, the tasks it created (it is their receiver), by task id.
-    created: [HashMap<Box<str>, Task>; 2],
+    created: Lazy<[HashMap<Box<str>, Task>; 2]>,
     /// Per side, its task-augmented requests, by request id.
-    augmented: [HashMap<RequestId, Augmented>; 2],
+    augmented: Lazy<[HashMap<RequestId, Augmented>; 2]>,
     /// Per side, its task operations not answered yet, by request id.
-    operations: [HashMap<RequestId, Operating>; 2],
+    operations: Lazy<[HashMap<RequestId, Operating>; 2]>,
     /// Per side, the `nextCursor`s its `tasks/list` results gave.
-    cursors: [foldhash::HashSet<Box<str>>; 2],
+    cursors: Lazy<[foldhash::HashSet<Box<str>>; 2]>,
     /// The time of the message being applied, if the trace gives one.
     pub(crate) now_ms: Option<f64>,
 }
@@ -298,17 +299,21 @@ pub struct Tasks {
 impl Tasks {
     /// The task `receiver` created with this id.
     pub fn task(&self, receiver: Side, id: &str) -> Option<&Task> {
-        self.created[receiver.index()].get(id)
+        self.created.existing()?[receiver.index()].get(id)
+    }
+
+    fn created_mut(&mut self, receiver: Side, id: &str) -> Option<&mut Task> {
+        self.created.existing_mut()?[receiver.index()].get_mut(id)
     }
 
     /// The task-augmented request `requester` sent with this id.
     pub fn augmented(&self, requester: Side, id: &RequestId) -> Option<&Augmented> {
-        self.augmented[requester.index()].get(id)
+        self.augmented.existing()?[requester.index()].get(id)
     }
 
     /// The task operation `requester` sent with this id, while unanswered.
     pub fn operation(&self, requester: Side, id: &RequestId) -> Option<&Operating> {
-        self.operations[requester.index()].get(id)
+        self.operations.existing()?[requester.index()].get(id)
     }
 
     /// The task `receiver` created for its peer's request `id`.
@@ -319,7 +324,8 @@ impl Tasks {
 
     /// The tasks `receiver` created, in the order it created them.
     pub fn created_by(&self, receiver: Side) -> Vec<&Task> {
-        let mut tasks: Vec<&Task> = self.created[receiver.index()].values().collect();
+        let created = self.created.existing().map(|c| &c[receiver.index()]);
+        let mut tasks: Vec<&Task> = created.into_iter().flat_map(HashMap::values).collect();
         tasks.sort_by(|a, b| {
             let key = |t: &Task| (t.created.line, t.created.offset);
             key(a).cmp(&key(b)).then_with(|| a.id.cmp(&b.id))
@@ -329,7 +335,7 @@ impl Tasks {
 
     /// Whether a `tasks/list` result of `side` gave this `nextCursor`.
     pub fn gave_cursor(&self, side: Side, cursor: &str) -> bool {
-        self.cursors[side.index()].contains(cursor)
+        (self.cursors.existing()).is_some_and(|c| c[side.index()].contains(cursor))
     }
 
     /// The task an operation of `requester` names, if its receiver created it.
@@ -348,14 +354,16 @@ impl Tasks {
 
     /// The task operations `requester` sent that are not answered yet.
     pub fn open_operations(&self, requester: Side) -> impl Iterator<Item = &Operating> {
-        self.operations[requester.index()].values()
+        let operations = self.operations.existing().map(|o| &o[requester.index()]);
+        operations.into_iter().flat_map(HashMap::values)
     }
 
     /// A task `receiver` created that has not ended and whose request
     /// carried `token`.
     pub fn running_with_token(&self, receiver: Side, token: &ProgressToken) -> Option<&Task> {
         // The latest, should a reuse have given the token to several.
-        self.created[receiver.index()]
+        let created = self.created.existing()?;
+        created[receiver.index()]
             .values()
             .filter(|t| t.ended.is_none() && t.token.as_ref() == Some(token))
             .max_by_key(|t| (t.created.line, t.created.offset))
@@ -411,7 +419,7 @@ impl Tasks {
                 token,
                 task: None,
             };
-            self.augmented[from.index()].insert(id.clone(), request);
+            self.augmented.make()[from.index()].insert(id.clone(), request);
         }
         if let Some(operation) = tasks::operation(method) {
             let params = message.members.params.as_ref().and_then(|p| p.value());
@@ -422,7 +430,7 @@ impl Tasks {
                 paged: member("cursor").is_some(),
                 location,
             };
-            self.operations[from.index()].insert(id.clone(), operating);
+            self.operations.make()[from.index()].insert(id.clone(), operating);
         }
     }
 
@@ -437,7 +445,8 @@ impl Tasks {
         location: Location,
         stream: Option<&str>,
     ) {
-        let operating = self.operations[from.peer().index()].remove(id);
+        let operations = self.operations.existing_mut();
+        let operating = operations.and_then(|o| o[from.peer().index()].remove(id));
         if !matches!(outcome, Outcome::Result { .. }) {
             return;
         }
@@ -466,7 +475,7 @@ impl Tasks {
         else {
             return;
         };
-        if let Some(task) = self.created[from.index()].get_mut(&task_id) {
+        if let Some(task) = self.created_mut(from, &task_id) {
             task.result.get_or_insert(location);
             task.ended.get_or_insert(End {
                 location,
@@ -488,7 +497,7 @@ impl Tasks {
     ) {
         let (Some(task_id), Some(request)) = (
             wire.id(),
-            self.augmented[receiver.peer().index()].get_mut(id),
+            (self.augmented.existing_mut()).and_then(|a| a[receiver.peer().index()].get_mut(id)),
         ) else {
             return;
         };
@@ -518,7 +527,7 @@ impl Tasks {
                 .and_then(Value::as_str)
                 .map(Into::into),
         };
-        self.created[receiver.index()]
+        self.created.make()[receiver.index()]
             .entry(task_id.into())
             .or_insert(task);
     }
@@ -530,7 +539,7 @@ impl Tasks {
             .and_then(|r| r.get("nextCursor"))
             .and_then(Value::as_str);
         if let Some(cursor) = cursor {
-            self.cursors[from.index()].insert(cursor.into());
+            self.cursors.make()[from.index()].insert(cursor.into());
         }
     }
 
@@ -540,7 +549,7 @@ impl Tasks {
         let now = self.now_ms;
         let Some(task) = wire
             .id()
-            .and_then(|id| self.created[receiver.index()].get_mut(id))
+            .and_then(|id| self.created.existing_mut()?[receiver.index()].get_mut(id))
         else {
             return;
         };
@@ -566,7 +575,8 @@ impl Tasks {
         let (Some(id), Some(status)) = (wire.id(), wire.status()) else {
             return;
         };
-        let Some(task) = self.created[receiver.index()].get_mut(id) else {
+        let created = self.created.existing_mut();
+        let Some(task) = created.and_then(|c| c[receiver.index()].get_mut(id)) else {
             return;
         };
         if !task.status.may_become(status) {
@@ -597,7 +607,7 @@ impl Tasks {
         else {
             return;
         };
-        if let Some(task) = self.created[receiver.index()].get_mut(&task_id) {
+        if let Some(task) = self.created_mut(receiver, &task_id) {
             task.last_progress = task.last_progress.or(last);
         }
     }
@@ -616,7 +626,7 @@ impl Tasks {
         else {
             return;
         };
-        if let Some(task) = self.created[receiver.index()].get_mut(&task_id) {
+        if let Some(task) = self.created_mut(receiver, &task_id) {
             task.last_progress = Some((value, location));
         }
     }

@@ -9,6 +9,7 @@ use std::sync::Arc;
 use foldhash::{HashMap, HashSet};
 
 use super::cold::ColdMap;
+use super::lazy::Lazy;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
@@ -154,7 +155,7 @@ pub struct Tools {
     continuations: HashSet<RequestId>,
     /// The tool each open `tools/call` names (a call cancelled and never
     /// answered stays open: the older ones wait in the spill file).
-    calls: ColdMap<Box<str>>,
+    calls: Lazy<ColdMap<Box<str>>>,
     /// Compiled schemas by their text: a schema is compiled once per session.
     compiled: HashMap<Box<str>, Arc<ToolSchema>>,
     /// No rule the engine runs reads the tools: they are not followed.
@@ -179,7 +180,7 @@ impl Tools {
 
     /// The name an open `tools/call` gives.
     pub fn called(&self, id: &RequestId) -> Option<&str> {
-        self.calls.get(id).map(|name| &**name)
+        self.calls.existing()?.get(id).map(|name| &**name)
     }
 
     /// The tool an open `tools/call` names.
@@ -278,7 +279,7 @@ impl Tools {
                 match &**method {
                     "tools/call" => {
                         if let Some(name) = read.called {
-                            self.calls.insert(id.clone(), name);
+                            self.calls.make().insert(id.clone(), name);
                         }
                     }
                     "tools/list" => {
@@ -300,7 +301,9 @@ impl Tools {
             }
             (Body::Response { .. }, Side::Server) => {
                 if let Some((id, method)) = answered {
-                    self.calls.remove(id);
+                    if let Some(calls) = self.calls.existing_mut() {
+                        calls.remove(id);
+                    }
                     let continued = self.continuations.remove(id);
                     if let (Some(listing), "tools/list") = (read.listing, method) {
                         self.note_listing(listing, continued);
