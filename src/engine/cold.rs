@@ -143,13 +143,23 @@ impl<V: Record> ColdMap<V> {
         self.hot.len() + self.older.len() + self.cold_len()
     }
 
+    /// Whether the map holds nothing: every lookup checks first, as hashing
+    /// an id costs more, and most maps are empty most of the time.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
     pub fn contains_key(&self, id: &RequestId) -> bool {
-        self.hot.contains_key(id)
-            || self.older.contains_key(id)
-            || self.frozen.as_ref().is_some_and(|f| f.cold.contains(id))
+        !self.is_empty()
+            && (self.hot.contains_key(id)
+                || self.older.contains_key(id)
+                || self.frozen.as_ref().is_some_and(|f| f.cold.contains(id)))
     }
 
     pub fn get(&self, id: &RequestId) -> Option<&V> {
+        if self.is_empty() {
+            return None;
+        }
         if let Some(record) = self.hot.get(id).or_else(|| self.older.get(id)) {
             return Some(record);
         }
@@ -171,6 +181,9 @@ impl<V: Record> ColdMap<V> {
     }
 
     pub fn remove_entry(&mut self, id: &RequestId) -> Option<(RequestId, V)> {
+        if self.is_empty() {
+            return None;
+        }
         self.forget_read_back();
         let in_memory = self.hot.remove_entry(id);
         if let Some(entry) = in_memory.or_else(|| self.older.remove_entry(id)) {
@@ -185,6 +198,9 @@ impl<V: Record> ColdMap<V> {
 
     /// Forgets the record of `id`, if there is one, without reading it.
     pub fn remove(&mut self, id: &RequestId) {
+        if self.is_empty() {
+            return;
+        }
         self.forget_read_back();
         if self.hot.remove(id).is_none() && self.older.remove(id).is_none() {
             self.remove_cold(id);
