@@ -686,7 +686,8 @@ mod tests {
             parts in proptest::collection::vec(proptest::sample::select(vec![
                 "a", "é", "\\\"", "\\\\", "\\/", "\\b", "\\f", "\\n", "\\r", "\\t",
                 "\\u0041", "\\u00E9", "\\uD83D", "\\uDE00", "\\udbff", "\\udfff", "\\u0000",
-            ]), 0..12)
+                "a run longer than sixteen bytes",
+            ]), 0..80)
         ) {
             let text = format!("\"{}\"", parts.concat());
             let raw: &RawValue = serde_json::from_str(&text).unwrap();
