@@ -229,27 +229,14 @@ struct SpecialBytes {
 impl SpecialBytes {
     #[cfg(target_arch = "x86_64")]
     fn of(block: &[u8; 64]) -> Self {
-        use std::arch::x86_64::{
-            _mm_cmpeq_epi8, _mm_loadu_si128, _mm_max_epu8, _mm_movemask_epi8, _mm_set1_epi8,
-        };
         let mut special = SpecialBytes {
             quotes: 0,
             backslashes: 0,
             controls: 0,
         };
         for (k, part) in block.chunks_exact(16).enumerate() {
-            // SAFETY: SSE2 is part of x86_64, and the load reads the sixteen
-            // bytes of `part` (unaligned loads are allowed).
-            let [quotes, backslashes, controls] = unsafe {
-                let word = _mm_loadu_si128(part.as_ptr().cast());
-                let last_control = _mm_set1_epi8(0x1f);
-                [
-                    _mm_cmpeq_epi8(word, _mm_set1_epi8(b'"' as i8)),
-                    _mm_cmpeq_epi8(word, _mm_set1_epi8(b'\\' as i8)),
-                    _mm_cmpeq_epi8(_mm_max_epu8(word, last_control), last_control),
-                ]
-                .map(|mask| u64::from(_mm_movemask_epi8(mask) as u16))
-            };
+            let [quotes, backslashes, controls] =
+                special_in_sixteen(part.try_into().expect("16 bytes")).map(u64::from);
             special.quotes |= quotes << (16 * k);
             special.backslashes |= backslashes << (16 * k);
             special.controls |= controls << (16 * k);
@@ -282,29 +269,40 @@ fn escape_len(bytes: &[u8], at: usize) -> Option<usize> {
 /// read sixteen at a time (most strings end in the first sixteen).
 #[cfg(target_arch = "x86_64")]
 fn plain_run(bytes: &[u8]) -> usize {
-    use std::arch::x86_64::{
-        _mm_cmpeq_epi8, _mm_loadu_si128, _mm_max_epu8, _mm_movemask_epi8, _mm_or_si128,
-        _mm_set1_epi8,
-    };
     let mut at = 0;
     while let Some(chunk) = bytes.get(at..at + 16) {
-        // SAFETY: SSE2 is part of x86_64, and the load reads the sixteen
-        // bytes of `chunk` (unaligned loads are allowed).
-        let special = unsafe {
-            let word = _mm_loadu_si128(chunk.as_ptr().cast());
-            let quote = _mm_cmpeq_epi8(word, _mm_set1_epi8(b'"' as i8));
-            let backslash = _mm_cmpeq_epi8(word, _mm_set1_epi8(b'\\' as i8));
-            // A byte is a control when the unsigned max with 0x1f leaves 0x1f.
-            let last_control = _mm_set1_epi8(0x1f);
-            let control = _mm_cmpeq_epi8(_mm_max_epu8(word, last_control), last_control);
-            _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(quote, backslash), control))
-        };
+        let [quotes, backslashes, controls] =
+            special_in_sixteen(chunk.try_into().expect("16 bytes"));
+        let special = quotes | backslashes | controls;
         if special != 0 {
             return at + special.trailing_zeros() as usize;
         }
         at += 16;
     }
     at + plain_run_by_words(&bytes[at..])
+}
+
+/// Where sixteen bytes hold quotes, backslashes and controls (bit `i` for
+/// byte `i`), with SSE2.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn special_in_sixteen(chunk: &[u8; 16]) -> [u16; 3] {
+    use std::arch::x86_64::{
+        _mm_cmpeq_epi8, _mm_loadu_si128, _mm_max_epu8, _mm_movemask_epi8, _mm_set1_epi8,
+    };
+    // SAFETY: SSE2 is part of x86_64, and the load reads the sixteen bytes
+    // of `chunk` (unaligned loads are allowed).
+    unsafe {
+        let word = _mm_loadu_si128(chunk.as_ptr().cast());
+        // A byte is a control when the unsigned max with 0x1f leaves 0x1f.
+        let last_control = _mm_set1_epi8(0x1f);
+        [
+            _mm_cmpeq_epi8(word, _mm_set1_epi8(b'"' as i8)),
+            _mm_cmpeq_epi8(word, _mm_set1_epi8(b'\\' as i8)),
+            _mm_cmpeq_epi8(_mm_max_epu8(word, last_control), last_control),
+        ]
+        .map(|mask| _mm_movemask_epi8(mask) as u16)
+    }
 }
 
 #[cfg(not(target_arch = "x86_64"))]
