@@ -15,6 +15,7 @@ use std::cell::OnceCell;
 use foldhash::HashMap;
 use typed_arena::Arena;
 
+use super::lazy::Lazy;
 use super::places::{Place, Places};
 use crate::event::RequestId;
 use crate::packed::{Packer, Tables, Unpacker};
@@ -68,9 +69,8 @@ pub struct ColdMap<V> {
     hot: HashMap<RequestId, V>,
     older: HashMap<RequestId, V>,
     /// What has gone to the spill file, made when the first generation
-    /// goes: boxed, since most maps never fill one (a session keeps several
-    /// maps, and a trace may hold a million sessions).
-    frozen: Option<Box<Frozen<V>>>,
+    /// goes: most maps never fill one.
+    frozen: Lazy<Frozen<V>>,
 }
 
 /// The records a map wrote to the spill file, and how to read them back.
@@ -91,7 +91,7 @@ impl<V> Default for ColdMap<V> {
         ColdMap {
             hot: HashMap::default(),
             older: HashMap::default(),
-            frozen: None,
+            frozen: Lazy::default(),
         }
     }
 }
@@ -134,7 +134,7 @@ fn unreadable(e: std::io::Error) -> ! {
 
 impl<V> ColdMap<V> {
     fn cold_len(&self) -> usize {
-        self.frozen.as_ref().map_or(0, |frozen| frozen.cold.len())
+        self.frozen.existing().map_or(0, |frozen| frozen.cold.len())
     }
 }
 
@@ -153,7 +153,7 @@ impl<V: Record> ColdMap<V> {
         !self.is_empty()
             && (self.hot.contains_key(id)
                 || self.older.contains_key(id)
-                || self.frozen.as_ref().is_some_and(|f| f.cold.contains(id)))
+                || self.frozen.existing().is_some_and(|f| f.cold.contains(id)))
     }
 
     pub fn get(&self, id: &RequestId) -> Option<&V> {
@@ -163,7 +163,7 @@ impl<V: Record> ColdMap<V> {
         if let Some(record) = self.hot.get(id).or_else(|| self.older.get(id)) {
             return Some(record);
         }
-        let frozen = self.frozen.as_deref()?;
+        let frozen = self.frozen.existing()?;
         let place = frozen.cold.get(id)?;
         let read_back = frozen.read_back.get_or_init(Arena::new);
         Some(read_back.alloc(frozen.read(place)))
@@ -189,7 +189,7 @@ impl<V: Record> ColdMap<V> {
         if let Some(entry) = in_memory.or_else(|| self.older.remove_entry(id)) {
             return Some(entry);
         }
-        let frozen = self.frozen.as_deref_mut()?;
+        let frozen = self.frozen.existing_mut()?;
         let place = frozen.cold.remove(id)?;
         let record = frozen.read(place);
         frozen.release(place);
@@ -208,7 +208,7 @@ impl<V: Record> ColdMap<V> {
     }
 
     fn remove_cold(&mut self, id: &RequestId) {
-        let Some(frozen) = self.frozen.as_deref_mut() else {
+        let Some(frozen) = self.frozen.existing_mut() else {
             return;
         };
         if let Some(place) = frozen.cold.remove(id) {
@@ -218,7 +218,7 @@ impl<V: Record> ColdMap<V> {
 
     /// A change to the map: what was read back is no longer lent.
     fn forget_read_back(&mut self) {
-        if let Some(frozen) = self.frozen.as_deref_mut() {
+        if let Some(frozen) = self.frozen.existing_mut() {
             frozen.read_back.take();
         }
     }
@@ -233,7 +233,7 @@ impl<V: Record> ColdMap<V> {
 
     /// Writes the older generation to one run of the spill file.
     fn freeze_older(&mut self) -> bool {
-        let frozen = self.frozen.get_or_insert_with(Box::default);
+        let frozen = self.frozen.make();
         if !frozen.write_run(&self.older) {
             return false;
         }
@@ -338,7 +338,7 @@ mod tests {
         for n in 0..2 * (HOT_RECORDS as i64 + 1) {
             map.insert(RequestId::int(n), Box::default());
         }
-        let runs = |map: &ColdMap<Box<str>>| map.frozen.as_ref().unwrap().runs.clone();
+        let runs = |map: &ColdMap<Box<str>>| map.frozen.existing().unwrap().runs.clone();
         assert_eq!((runs(&map).len(), map.hot.len()), (1, 0));
         for n in 0..=HOT_RECORDS as i64 {
             map.remove(&RequestId::int(n));

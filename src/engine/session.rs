@@ -428,6 +428,7 @@ impl Session {
         }
     }
 }
+
 #[cfg(test)]
 mod size_tests {
     use super::*;
