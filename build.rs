@@ -4,7 +4,10 @@ use std::fmt::Write;
 use std::path::Path;
 
 fn main() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules");
+    // Read when the script runs, not when it is built: one build of the
+    // script serves every checkout that shares a target folder.
+    let manifest = std::env::var("CARGO_MANIFEST_DIR").expect("CARGO_MANIFEST_DIR");
+    let dir = Path::new(&manifest).join("rules");
     println!("cargo:rerun-if-changed={}", dir.display());
     let mut pages: Vec<_> = std::fs::read_dir(&dir)
         .expect("the rules/ folder")
