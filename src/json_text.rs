@@ -338,6 +338,22 @@ pub(crate) fn string_value(text: &str) -> Option<Cow<'_, str>> {
     contents(text.strip_prefix('"')?.strip_suffix('"')?)
 }
 
+/// The string whose opening quote is at `at`, and where it ends (past its
+/// closing quote); `None` where no valid string starts there. Its contents
+/// are borrowed unless they hold an escape.
+pub(crate) fn string_at(text: &str, at: usize) -> Option<(Cow<'_, str>, usize)> {
+    if text.as_bytes().get(at) != Some(&b'"') {
+        return None;
+    }
+    let (end, escaped) = string_end(text.as_bytes(), at + 1)?;
+    let inside = &text[at + 1..end];
+    let value = match escaped {
+        false => Cow::Borrowed(inside),
+        true => Cow::Owned(unescape(inside)?),
+    };
+    Some((value, end + 1))
+}
+
 /// The value of a string's contents as written: valid JSON without a
 /// backslash holds its value as it is, so most ids, methods and names are
 /// read without a parser.

@@ -4,13 +4,10 @@
 //! missing `request`) and words why it cannot be read. Numbers are read by
 //! serde_json itself, so every time is the double serde_json makes of it.
 
-use std::borrow::Cow;
-
 use serde::de::DeserializeOwned;
 
 use super::{Content, Entry, EventSourceMessage, Header, Request, Response, Timings};
-use crate::decode::json::string_of;
-use crate::json_text::{checked_array, checked_object, checked_value_end, read_whole};
+use crate::json_text::{checked_array, checked_object, checked_value_end, read_whole, string_at};
 
 /// A value read from the text, and where it ends.
 type Read<T> = Option<(T, usize)>;
@@ -60,11 +57,6 @@ fn or_null<'a, T>(
 fn raw(text: &str, at: usize) -> Read<&str> {
     let end = checked_value_end(text.as_bytes(), at)?;
     Some((&text[at..end], end))
-}
-
-fn string(text: &str, at: usize) -> Read<Cow<'_, str>> {
-    let (raw, end) = raw(text, at)?;
-    Some((string_of(raw)?, end))
 }
 
 /// A number (or `null`), as serde_json reads it.
@@ -123,7 +115,7 @@ fn entry(text: &str, at: usize) -> Read<Entry<'_>> {
     let (mut started, mut time, mut request, mut response) = (None, None, None, None);
     let (mut error, mut failure_text, mut timings, mut messages) = (None, None, None, None);
     let end = object(text, at, |name, start| match name {
-        "startedDateTime" => once(&mut started, or_null(text, start, string)?),
+        "startedDateTime" => once(&mut started, or_null(text, start, string_at)?),
         "time" => once(&mut time, number(text, start)?),
         "request" => once(&mut request, request_at(text, start)?),
         "response" => once(&mut response, or_null(text, start, response_at)?),
@@ -149,7 +141,7 @@ fn entry(text: &str, at: usize) -> Read<Entry<'_>> {
 fn request_at(text: &str, at: usize) -> Read<Request<'_>> {
     let (mut method, mut url, mut headers, mut post_data) = (None, None, None, None);
     let end = object(text, at, |name, start| match name {
-        "method" => once(&mut method, string(text, start)?),
+        "method" => once(&mut method, string_at(text, start)?),
         "url" => once(&mut url, raw(text, start)?),
         "headers" => once(&mut headers, array(text, start, header)?),
         "postData" => once(&mut post_data, or_null(text, start, content)?),
@@ -183,9 +175,9 @@ fn response_at(text: &str, at: usize) -> Read<Response<'_>> {
 fn content(text: &str, at: usize) -> Read<Content<'_>> {
     let (mut mime_type, mut body, mut encoding) = (None, None, None);
     let end = object(text, at, |name, start| match name {
-        "mimeType" => once(&mut mime_type, or_null(text, start, string)?),
+        "mimeType" => once(&mut mime_type, or_null(text, start, string_at)?),
         "text" => once(&mut body, or_null(text, start, raw)?),
-        "encoding" => once(&mut encoding, or_null(text, start, string)?),
+        "encoding" => once(&mut encoding, or_null(text, start, string_at)?),
         _ => skip(text, start),
     })?;
     let content = Content {
@@ -199,8 +191,8 @@ fn content(text: &str, at: usize) -> Read<Content<'_>> {
 fn header(text: &str, at: usize) -> Read<Header<'_>> {
     let (mut name_slot, mut value) = (None, None);
     let end = object(text, at, |name, start| match name {
-        "name" => once(&mut name_slot, string(text, start)?),
-        "value" => once(&mut value, string(text, start)?),
+        "name" => once(&mut name_slot, string_at(text, start)?),
+        "value" => once(&mut value, string_at(text, start)?),
         _ => skip(text, start),
     })?;
     Some((

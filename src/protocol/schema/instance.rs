@@ -201,14 +201,9 @@ impl<'a> Reader<'a> {
 
     /// The string that starts at the cursor's quote.
     fn string(&mut self) -> Option<Cow<'a, str>> {
-        let start = self.at + 1;
-        let (end, escaped) = crate::json_text::string_end(self.text.as_bytes(), start)?;
-        self.at = end + 1;
-        let inside = &self.text[start..end];
-        match escaped {
-            false => Some(Cow::Borrowed(inside)),
-            true => crate::json_text::unescape(inside).map(Cow::Owned),
-        }
+        let (value, end) = crate::json_text::string_at(self.text, self.at)?;
+        self.at = end;
+        Some(value)
     }
 
     /// A number as JSON writes it: an integer that fits 64 bits, else a
