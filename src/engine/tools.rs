@@ -15,6 +15,7 @@ use serde_json::value::RawValue;
 
 use super::tool_schema::{self, ToolSchema};
 use crate::event::{Body, Json, KeyField, Location, Message, RequestId, Side};
+use crate::json_text::{find_members, string_value};
 use crate::protocol::headers::{mirrored_params, MirroredParam, PARAM_ANNOTATION};
 use crate::protocol::tasks::TaskSupport;
 use crate::protocol::Version;
@@ -85,26 +86,24 @@ struct Execution {
     task_support: Option<String>,
 }
 
-/// The arguments a `tools/call` passes.
-#[derive(Deserialize)]
-struct CallArguments {
-    arguments: Option<serde_json::Value>,
-}
-
-/// The tool a `tools/call` names, without reading its arguments.
-#[derive(Deserialize)]
-struct CalledName {
-    name: Option<String>,
+/// The text of member `name` of a `tools/call`'s params: `Some(None)` where
+/// it is absent, `None` where the params are not an object or write the
+/// member twice (serde_json refuses such an object). Other members are
+/// skipped without being built: a call's arguments can be long.
+fn call_member<'m>(message: &'m Message, name: &str) -> Option<Option<&'m str>> {
+    let params = message.members.params.as_ref()?.text();
+    if !params.starts_with('{') {
+        return None;
+    }
+    let [member] = find_members(params, [name])?;
+    Some(member)
 }
 
 /// The tool a `tools/call` request names, when its params are an object
 /// with a string name.
 fn called_tool(message: &Message) -> Option<Box<str>> {
     match message.method() {
-        Some("tools/call") => {
-            let name = message.members.params.as_ref()?.parse::<CalledName>()?.name;
-            name.map(String::into_boxed_str)
-        }
+        Some("tools/call") => Some(string_value(call_member(message, "name")??)?.into()),
         _ => None,
     }
 }
@@ -122,8 +121,10 @@ pub struct ToolsRead {
 /// The arguments of a `tools/call` request, built only for a tool whose
 /// schema checks them (absent arguments are an empty object to the tool).
 pub fn call_arguments(message: &Message) -> Option<serde_json::Value> {
-    let params = message.members.params.as_ref()?.parse::<CallArguments>()?;
-    Some(params.arguments.unwrap_or_else(|| serde_json::json!({})))
+    match call_member(message, "arguments")? {
+        None | Some("null") => Some(serde_json::json!({})),
+        Some(arguments) => serde_json::from_str(arguments).ok(),
+    }
 }
 
 /// The parameters an `inputSchema` mirrors into headers (parsed only when

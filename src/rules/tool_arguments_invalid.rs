@@ -107,6 +107,18 @@ mod tests {
     }
 
     #[test]
+    fn params_that_are_not_an_object_name_no_tool() {
+        // serde would read `["search"]` as a struct of one field: a call of
+        // `search` whose arguments are the string "search".
+        let array = call("").replace(r#"{"name":"search"}"#, r#"["search"]"#);
+        assert!(array.contains(r#""params":["search"]"#), "{array}");
+        let trace = format!("{HANDSHAKE}{LIST}\n{LISTED}\n{array}");
+        assert_eq!(findings("tool-arguments-invalid", &trace), []);
+        // Arguments written as null are absent: an empty object, without `q`.
+        assert_eq!(check(r#","arguments":null"#), [(6, Error)]);
+    }
+
+    #[test]
     fn silent_on_valid_arguments_and_unknown_tools() {
         assert_eq!(
             check(r#","arguments":{"q":"mcp","limit":3,"extra":true}"#),
