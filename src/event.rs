@@ -380,13 +380,19 @@ impl Json {
             .and_then(|at| self.bytes().get(at as usize..))
     }
 
-    /// The value as `T`, if it has that shape.
+    /// The object as `T` (a struct or a map), if it has that shape. Text
+    /// that is not an object is refused: serde reads an array as a struct's
+    /// fields in order, and `["x"]` would pass for `{"name": "x"}`.
     pub fn parse<'a, T: serde::Deserialize<'a>>(&'a self) -> Option<T> {
-        serde_json::from_str(self.text()).ok()
+        match self.bytes().first() {
+            Some(b'{') => serde_json::from_str(self.text()).ok(),
+            _ => None,
+        }
     }
 
+    /// The value, whatever its kind.
     pub fn value(&self) -> Option<serde_json::Value> {
-        self.parse()
+        serde_json::from_str(self.text()).ok()
     }
 }
 
@@ -685,5 +691,26 @@ impl Event {
     /// A line (or body) that could not be read.
     pub fn unreadable(location: Location, why: Unreadable) -> Event {
         Event::bare(location, Payload::Unreadable(why))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Json;
+
+    #[derive(serde::Deserialize, Debug, PartialEq)]
+    struct Named {
+        name: String,
+    }
+
+    #[test]
+    fn only_an_object_parses_as_a_struct() {
+        let object = Json::of(r#"{"name":"x"}"#, None);
+        let expected = Named { name: "x".into() };
+        assert_eq!(object.parse::<Named>(), Some(expected));
+        let array = Json::of(r#"["x"]"#, None);
+        assert!(serde_json::from_str::<Named>(array.text()).is_ok());
+        assert_eq!(array.parse::<Named>(), None);
+        assert_eq!(array.value(), Some(serde_json::json!(["x"])));
     }
 }
