@@ -14,7 +14,7 @@ use std::sync::OnceLock;
 use foldhash::{HashMap, HashMapExt};
 
 pub use compiled::{Compiled, Definition, NodeId, Types};
-pub use instance::Value;
+pub use instance::{with_parsed, Doc, Value};
 pub use validate::{validate, Expected, Violation};
 
 use super::Version;
@@ -201,14 +201,16 @@ impl ProtocolSchema {
     /// one whose `resultType` is `input_required` asks for input (2026-07-28),
     /// and any other is the method's own result.
     pub fn check_result(&self, method: &str, result: &str) -> Vec<Violation> {
-        let Some(value) = Value::parse(result) else {
-            return Vec::new();
-        };
-        let asks_input = matches!(
-            value.get("resultType"),
-            Some(Value::String(kind)) if kind == "input_required"
-        );
-        let node = match (value.get("task"), asks_input) {
+        with_parsed(result, |doc, value| {
+            self.check_parsed_result(method, doc, value)
+        })
+        .unwrap_or_default()
+    }
+
+    fn check_parsed_result(&self, method: &str, doc: Doc, value: Value) -> Vec<Violation> {
+        let result_type = doc.get(value, "resultType");
+        let asks_input = result_type.and_then(|kind| doc.as_str(kind)) == Some("input_required");
+        let node = match (doc.get(value, "task"), asks_input) {
             (Some(_), _) if self.task_result.is_some() => self.task_result,
             (_, true) if self.input_required.is_some() => self.input_required,
             // A method the revision does not define has no result to check
@@ -220,7 +222,7 @@ impl ProtocolSchema {
             }),
         };
         node.map_or_else(Vec::new, |node| {
-            validate(&self.compiled, node, &value, "/result")
+            validate(&self.compiled, node, doc, value, "/result")
         })
     }
 
@@ -231,10 +233,10 @@ impl ProtocolSchema {
     }
 
     fn check(&self, node: NodeId, text: &str, pointer: &str) -> Vec<Violation> {
-        match Value::parse(text) {
-            Some(value) => validate(&self.compiled, node, &value, pointer),
-            None => Vec::new(),
-        }
+        with_parsed(text, |doc, value| {
+            validate(&self.compiled, node, doc, value, pointer)
+        })
+        .unwrap_or_default()
     }
 
     /// The definition a violation belongs to.

@@ -6,7 +6,7 @@
 use std::fmt;
 
 use super::compiled::{Additional, Compiled, NodeId, Types};
-use super::instance::Value;
+use super::instance::{Doc, Str, Value};
 
 /// One offending value: where it is, what the schema expects there, and
 /// what the message has.
@@ -52,7 +52,7 @@ impl fmt::Display for Expected {
     }
 }
 
-fn type_of(value: &Value) -> Types {
+fn type_of(value: Value) -> Types {
     match value {
         Value::Null => Types::NULL,
         Value::Bool(_) => Types::BOOLEAN,
@@ -66,9 +66,16 @@ fn type_of(value: &Value) -> Types {
 }
 
 /// Validates `value` at `pointer` against node `root` of `schema`.
-pub fn validate(schema: &Compiled, root: NodeId, value: &Value, pointer: &str) -> Vec<Violation> {
+pub fn validate(
+    schema: &Compiled,
+    root: NodeId,
+    doc: Doc,
+    value: Value,
+    pointer: &str,
+) -> Vec<Violation> {
     let mut validator = Validator {
         schema,
+        doc,
         root: pointer,
         path: Vec::new(),
         definition: None,
@@ -79,16 +86,19 @@ pub fn validate(schema: &Compiled, root: NodeId, value: &Value, pointer: &str) -
 }
 
 /// One step of the path from the root to a value.
-enum Step<'v> {
-    Member(&'v str),
+enum Step {
+    /// A member, by its name.
+    Member(Str),
     Index(usize),
 }
 
 struct Validator<'s, 'v> {
     schema: &'s Compiled,
+    /// The value's text and parts.
+    doc: Doc<'v>,
     root: &'s str,
     /// Kept as steps and written as a pointer only for a violation.
-    path: Vec<Step<'v>>,
+    path: Vec<Step>,
     definition: Option<u32>,
     out: Vec<Violation>,
 }
@@ -98,7 +108,7 @@ impl<'v> Validator<'_, 'v> {
         let mut pointer = self.root.to_owned();
         for step in &self.path {
             match step {
-                Step::Member(name) => push_step(&mut pointer, name),
+                Step::Member(name) => push_step(&mut pointer, self.doc.str(*name)),
                 Step::Index(index) => push_step(&mut pointer, &index.to_string()),
             }
         }
@@ -111,7 +121,7 @@ impl<'v> Validator<'_, 'v> {
     }
 
     /// Checks `value` one level down, at `step`.
-    fn descend(&mut self, id: NodeId, step: Step<'v>, value: &'v Value<'v>) {
+    fn descend(&mut self, id: NodeId, step: Step, value: Value) {
         self.path.push(step);
         self.check(id, value);
         self.path.pop();
@@ -126,13 +136,13 @@ impl<'v> Validator<'_, 'v> {
         }
     }
 
-    fn check(&mut self, id: NodeId, value: &'v Value<'v>) {
+    fn check(&mut self, id: NodeId, value: Value) {
         let schema = self.schema;
         let node = schema.node_of(id);
         let outer = self.definition;
         self.definition = node.definition.or(outer);
         if node.never {
-            self.report(Expected::Nothing, value.to_string());
+            self.report(Expected::Nothing, self.doc.show(value).to_string());
         } else if let Some(target) = node.reference {
             self.check(target, value);
         }
@@ -150,61 +160,78 @@ impl<'v> Validator<'_, 'v> {
 
     /// Type, const, enum and bounds; false when the value is not of the
     /// node's type (nothing below it is then checked: one finding).
-    fn check_value(&mut self, id: NodeId, value: &Value) -> bool {
+    fn check_value(&mut self, id: NodeId, value: Value) -> bool {
         let node = self.schema.node_of(id);
         if !node.types.admits(type_of(value)) {
             self.report(Expected::Types(node.types), describe_kind(value));
             return false;
         }
-        if let Some(constant) = node.constant.as_ref().filter(|c| !value.equals(c)) {
-            self.report(Expected::Value(constant.to_string()), value.to_string());
+        if let Some(constant) = node
+            .constant
+            .as_ref()
+            .filter(|c| !self.doc.equals(value, c))
+        {
+            self.report(
+                Expected::Value(constant.to_string()),
+                self.doc.show(value).to_string(),
+            );
             return false;
         }
-        if !node.allowed.is_empty() && !node.allowed.iter().any(|a| value.equals(a)) {
+        if !node.allowed.is_empty() && !node.allowed.iter().any(|a| self.doc.equals(value, a)) {
             let allowed = node.allowed.iter().map(ToString::to_string).collect();
-            self.report(Expected::OneOf(allowed), value.to_string());
+            self.report(Expected::OneOf(allowed), self.doc.show(value).to_string());
             return false;
         }
         if let Value::Integer(n) | Value::Number(n) = value {
-            if let Some(minimum) = node.minimum.filter(|m| n < m) {
-                self.report(Expected::AtLeast(minimum), value.to_string());
+            if let Some(minimum) = node.minimum.filter(|m| n < *m) {
+                self.report(Expected::AtLeast(minimum), self.doc.show(value).to_string());
             }
-            if let Some(maximum) = node.maximum.filter(|m| n > m) {
-                self.report(Expected::AtMost(maximum), value.to_string());
+            if let Some(maximum) = node.maximum.filter(|m| n > *m) {
+                self.report(Expected::AtMost(maximum), self.doc.show(value).to_string());
             }
         }
         true
     }
 
-    fn check_members(&mut self, id: NodeId, value: &'v Value<'v>) {
+    fn check_members(&mut self, id: NodeId, value: Value) {
         let node = self.schema.node_of(id);
         match value {
-            Value::Object(members) => {
+            Value::Object(span) => {
+                // Names are compared as bytes: a slice of bytes is taken
+                // without checking where characters start.
+                let members = self.doc.member_slice(span);
+                let doc = self.doc;
                 for name in &node.required {
-                    if !members.iter().any(|(n, _)| n == &**name) {
+                    if !members.iter().any(|m| doc.bytes(m.name) == name.as_bytes()) {
                         self.report_below(name, Expected::Member, "nothing".into());
                     }
                 }
-                for (name, member) in members {
-                    let property = node.properties.iter().find(|(n, _)| **n == **name);
+                for member in members {
+                    let name = doc.bytes(member.name);
+                    let property = node.properties.iter().find(|(n, _)| n.as_bytes() == name);
                     match (property.map(|(_, p)| *p), node.additional) {
                         (Some(schema), _) | (None, Additional::Schema(schema)) => {
-                            self.descend(schema, Step::Member(name), member)
+                            self.descend(schema, Step::Member(member.name), member.value)
                         }
                         (None, Additional::Never) => {
-                            self.report_below(name, Expected::Nothing, member.to_string());
+                            self.report_below(
+                                doc.str(member.name),
+                                Expected::Nothing,
+                                doc.show(member.value).to_string(),
+                            );
                         }
                         (None, Additional::Any) => {}
                     }
                 }
             }
-            Value::Array(items) => {
+            Value::Array(span) => {
+                let items = self.doc.items(span);
                 if let Some(max) = node.max_items.filter(|m| items.len() as u64 > *m) {
-                    self.report(Expected::AtMostItems(max), value.to_string());
+                    self.report(Expected::AtMostItems(max), self.doc.show(value).to_string());
                 }
                 if let Some(schema) = node.items {
                     for (index, item) in items.iter().enumerate() {
-                        self.descend(schema, Step::Index(index), item);
+                        self.descend(schema, Step::Index(index), *item);
                     }
                 }
             }
@@ -213,7 +240,7 @@ impl<'v> Validator<'_, 'v> {
     }
 
     /// No branch validates: report the one the value was meant to be.
-    fn any_of(&mut self, branches: &[NodeId], value: &'v Value<'v>) {
+    fn any_of(&mut self, branches: &[NodeId], value: Value) {
         let start = self.out.len();
         let mut failures = Vec::new();
         for branch in branches {
@@ -240,7 +267,8 @@ impl<'v> Validator<'_, 'v> {
             return match chosen {
                 Ok(index) => self.out.append(&mut failures[index]),
                 Err((name, allowed)) => {
-                    let found = value.get(&name).map_or("nothing".into(), |v| v.to_string());
+                    let member = self.doc.get(value, &name);
+                    let found = member.map_or("nothing".into(), |v| self.doc.show(v).to_string());
                     self.report_below(&name, Expected::OneOf(allowed), found);
                 }
             };
@@ -262,7 +290,7 @@ impl<'v> Validator<'_, 'v> {
     fn discriminated(
         &self,
         branches: &[NodeId],
-        value: &Value,
+        value: Value,
     ) -> Option<Result<usize, (String, Vec<String>)>> {
         let schema = self.schema;
         let first = branches.first()?;
@@ -275,10 +303,10 @@ impl<'v> Validator<'_, 'v> {
             .iter()
             .filter_map(|b| schema.property_const(*b, name))
             .collect();
-        let member = value.get(name);
+        let member = self.doc.get(value, name);
         match constants
             .iter()
-            .position(|c| member.is_some_and(|m| m.equals(c)))
+            .position(|c| member.is_some_and(|m| self.doc.equals(m, c)))
         {
             Some(index) => Some(Ok(index)),
             None => {
@@ -295,7 +323,7 @@ fn push_step(pointer: &mut String, step: &str) {
     pointer.push_str(&step.replace('~', "~0").replace('/', "~1"));
 }
 
-fn describe_kind(value: &Value) -> String {
+fn describe_kind(value: Value) -> String {
     match value {
         Value::Null => "null".into(),
         Value::Bool(_) => "a boolean".into(),
