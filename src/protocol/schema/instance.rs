@@ -220,6 +220,17 @@ impl fmt::Display for Shown<'_> {
     }
 }
 
+/// Moves the parts of a container that closes (those of `open` from
+/// `first` on) to the end of `kept`, side by side; where they now lie.
+fn close<T>(open: &mut Vec<T>, first: usize, kept: &mut Vec<T>) -> Span {
+    let span = Span {
+        start: kept.len(),
+        len: open.len() - first,
+    };
+    kept.extend(open.drain(first..));
+    span
+}
+
 /// serde_json's nesting limit: a value may nest 127 levels deep.
 const MAX_DEPTH: u32 = 128;
 
@@ -294,12 +305,11 @@ impl Reader<'_, '_> {
             }
         }
         let parts = &mut *self.parts;
-        let span = Span {
-            start: parts.items.len(),
-            len: parts.open_items.len() - first,
-        };
-        parts.items.extend(parts.open_items.drain(first..));
-        Some(Value::Array(span))
+        Some(Value::Array(close(
+            &mut parts.open_items,
+            first,
+            &mut parts.items,
+        )))
     }
 
     fn object(&mut self) -> Option<Value> {
@@ -324,12 +334,11 @@ impl Reader<'_, '_> {
             }
         }
         let parts = &mut *self.parts;
-        let span = Span {
-            start: parts.members.len(),
-            len: parts.open_members.len() - first,
-        };
-        parts.members.extend(parts.open_members.drain(first..));
-        Some(Value::Object(span))
+        Some(Value::Object(close(
+            &mut parts.open_members,
+            first,
+            &mut parts.members,
+        )))
     }
 
     /// After an element: whether another follows (a comma), or the
