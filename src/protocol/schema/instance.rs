@@ -63,9 +63,10 @@ const KEPT_BYTES: usize = 1 << 20;
 
 impl Parts {
     fn clear(&mut self) {
-        let bytes = self.items.capacity() * size_of::<Value>()
-            + self.members.capacity() * size_of::<Member>()
-            + self.unescaped.capacity();
+        let items = self.items.capacity() + self.open_items.capacity();
+        let members = self.members.capacity() + self.open_members.capacity();
+        let bytes =
+            items * size_of::<Value>() + members * size_of::<Member>() + self.unescaped.capacity();
         if bytes > KEPT_BYTES {
             *self = Parts::default();
         }
