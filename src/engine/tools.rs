@@ -4,6 +4,7 @@
 //! and whether the server said it changed since. Also the tool each open
 //! `tools/call` names, so its result can be read against that tool.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use foldhash::{HashMap, HashSet};
@@ -15,7 +16,10 @@ use serde_json::value::RawValue;
 
 use super::tool_schema::{self, ToolSchema};
 use crate::event::{Body, Json, KeyField, Location, Message, RequestId, Side};
-use crate::json_text::{find_members, string_value};
+use crate::json_text::{
+    checked_array, checked_members, checked_members_read_by, checked_value_end, find_members,
+    string_value,
+};
 use crate::protocol::headers::{mirrored_params, MirroredParam, PARAM_ANNOTATION};
 use crate::protocol::tasks::TaskSupport;
 use crate::protocol::Version;
@@ -62,28 +66,76 @@ pub struct Listing {
     compiled: Vec<(Box<str>, Arc<ToolSchema>)>,
 }
 
-#[derive(Deserialize)]
+/// A page of a `tools/list` result.
 struct Page<'a> {
-    #[serde(borrow, default)]
     tools: Vec<Listed<'a>>,
-    #[serde(rename = "nextCursor")]
-    next_cursor: Option<&'a RawValue>,
+    next_cursor: Option<&'a str>,
 }
 
-#[derive(Deserialize)]
+/// A tool of a page, its members' text as written.
 struct Listed<'a> {
-    name: Option<String>,
-    #[serde(rename = "inputSchema", borrow)]
-    input_schema: Option<&'a RawValue>,
-    #[serde(rename = "outputSchema", borrow)]
-    output_schema: Option<&'a RawValue>,
-    execution: Option<Execution>,
+    name: Option<Cow<'a, str>>,
+    input_schema: Option<&'a str>,
+    output_schema: Option<&'a str>,
+    /// Its `execution.taskSupport`.
+    task_support: Option<Cow<'a, str>>,
 }
 
-#[derive(Deserialize)]
-struct Execution {
-    #[serde(rename = "taskSupport")]
-    task_support: Option<String>,
+impl<'a> Page<'a> {
+    /// The page a result's valid text holds, read without building its
+    /// values (a listing's schemas can be long); `None` where a member is
+    /// not of its type, or written twice (as serde_json refuses either).
+    fn read(result: &'a str) -> Option<Page<'a>> {
+        const TOOLS: Option<usize> = Some(0);
+        let mut tools = Vec::new();
+        let names = ["tools", "nextCursor"];
+        let ([_, next_cursor], _) = checked_members_read_by(result, 0, names, |index, start| {
+            if index != TOOLS {
+                return checked_value_end(result.as_bytes(), start);
+            }
+            checked_array(result, start, |at| {
+                let (tool, end) = Listed::read(result, at)?;
+                tools.push(tool);
+                Some(end)
+            })
+        })?;
+        Some(Page {
+            tools,
+            next_cursor: unless_null(next_cursor),
+        })
+    }
+}
+
+impl<'a> Listed<'a> {
+    /// The tool whose object opens at `at`, and where it ends.
+    fn read(text: &'a str, at: usize) -> Option<(Listed<'a>, usize)> {
+        const NAMES: [&str; 4] = ["name", "inputSchema", "outputSchema", "execution"];
+        let ([name, input, output, execution], end) = checked_members(text, at, NAMES)?;
+        let task_support = match unless_null(execution) {
+            None => None,
+            Some(execution) => checked_members(execution, 0, ["taskSupport"])?.0[0],
+        };
+        let tool = Listed {
+            name: string_or_null(name)?,
+            input_schema: unless_null(input),
+            output_schema: unless_null(output),
+            task_support: string_or_null(task_support)?,
+        };
+        Some((tool, end))
+    }
+}
+
+/// A member's text, unless it is absent or `null` (an `Option` member).
+fn unless_null(member: Option<&str>) -> Option<&str> {
+    member.filter(|text| *text != "null")
+}
+
+/// A member that is a string or `null`: `None` for another type.
+fn string_or_null(member: Option<&str>) -> Option<Option<Cow<'_, str>>> {
+    match unless_null(member) {
+        None => Some(None),
+        Some(text) => string_value(text).map(Some),
+    }
 }
 
 /// The text of member `name` of a `tools/call`'s params: `Some(None)` where
@@ -129,8 +181,8 @@ pub fn call_arguments(message: &Message) -> Option<serde_json::Value> {
 
 /// The parameters an `inputSchema` mirrors into headers (parsed only when
 /// it names the annotation).
-fn mirrored(input_schema: Option<&RawValue>) -> Vec<MirroredParam> {
-    let text = input_schema.map_or("", RawValue::get);
+fn mirrored(input_schema: Option<&str>) -> Vec<MirroredParam> {
+    let text = input_schema.unwrap_or("");
     if !text.contains(PARAM_ANNOTATION) {
         return Vec::new();
     }
@@ -209,10 +261,10 @@ impl Tools {
         if self.unread {
             return None;
         }
-        let page: Page = result.parse()?;
+        let page = Page::read(result.text())?;
         let mut compiled: Vec<(Box<str>, Arc<ToolSchema>)> = Vec::new();
-        let mut schema = |raw: Option<&RawValue>| {
-            let text = raw?.get();
+        let mut schema = |text: Option<&str>| {
+            let text = text?;
             let known = self.compiled.get(text).cloned().or_else(|| {
                 let earlier = compiled.iter().find(|(t, _)| &**t == text);
                 earlier.map(|(_, schema)| schema.clone())
@@ -228,15 +280,10 @@ impl Tools {
             let (input, output) = (schema(listed.input_schema), schema(listed.output_schema));
             let mirrored = mirrored(listed.input_schema);
             if let Some(name) = listed.name {
-                let name = name.into();
-                let support = listed
-                    .execution
-                    .as_ref()
-                    .and_then(|e| e.task_support.as_deref());
                 tools.push(Tool {
-                    name,
+                    name: name.into(),
                     listed: location,
-                    task_support: TaskSupport::parse(support),
+                    task_support: TaskSupport::parse(listed.task_support.as_deref()),
                     input,
                     output,
                     mirrored,
@@ -250,7 +297,7 @@ impl Tools {
         }
         Some(Listing {
             tools,
-            more: page.next_cursor.is_some_and(|c| c.get() != "null"),
+            more: page.next_cursor.is_some(),
             compiled,
         })
     }
@@ -331,5 +378,76 @@ impl Tools {
         }
         self.listed = std::mem::take(&mut self.pending);
         self.state = ListState::Complete;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The tools of a page as (name, input schema, output schema, task
+    /// support), and whether it names a next page.
+    fn read(result: &str) -> Option<(Vec<[Option<String>; 4]>, bool)> {
+        let page = Page::read(result)?;
+        let tools = page.tools.iter().map(|tool| {
+            [
+                tool.name.as_deref(),
+                tool.input_schema,
+                tool.output_schema,
+                tool.task_support.as_deref(),
+            ]
+            .map(|member| member.map(str::to_string))
+        });
+        Some((tools.collect(), page.next_cursor.is_some()))
+    }
+
+    #[test]
+    fn a_page_is_read_from_its_text() {
+        let result = r#"{"tools": [
+            {"name": "se\u0061rch", "description": "d", "inputSchema": {"type": "object"},
+             "execution": {"taskSupport": "optional"}},
+            {"name": null, "inputSchema": null, "outputSchema": {"type": "object", "a": [1]},
+             "execution": null},
+            {"description": "no name"}
+        ], "nextCursor": "2"}"#;
+        let some = |text: &str| Some(text.to_string());
+        let (tools, more) = read(result).unwrap();
+        assert_eq!(
+            tools,
+            [
+                [
+                    some("search"),
+                    some(r#"{"type": "object"}"#),
+                    None,
+                    some("optional")
+                ],
+                [None, None, some(r#"{"type": "object", "a": [1]}"#), None],
+                [None, None, None, None],
+            ]
+        );
+        assert!(more);
+        assert_eq!(
+            read(r#"{"tools": [], "nextCursor": null}"#),
+            Some((vec![], false))
+        );
+        assert_eq!(read("{}"), Some((vec![], false)));
+    }
+
+    #[test]
+    fn a_page_whose_members_have_other_types_is_not_read() {
+        for result in [
+            r#"["tools"]"#,
+            r#"{"tools": {"name": "a"}}"#,
+            r#"{"tools": null}"#,
+            r#"{"tools": ["a"]}"#,
+            r#"{"tools": [["a", {}]]}"#,
+            r#"{"tools": [{"name": 1}]}"#,
+            r#"{"tools": [{"name": "a", "name": "b"}]}"#,
+            r#"{"tools": [{"name": "a", "execution": "optional"}]}"#,
+            r#"{"tools": [{"name": "a", "execution": {"taskSupport": 1}}]}"#,
+            r#"{"tools": [], "tools": []}"#,
+        ] {
+            assert!(read(result).is_none(), "{result}");
+        }
     }
 }
