@@ -8,6 +8,7 @@ use foldhash::HashMap;
 
 use super::version::{Version, Versions};
 use super::Side;
+use crate::json_text::same_bytes;
 
 use Version::*;
 
@@ -227,7 +228,9 @@ thread_local! {
 
 fn rows_of(name: &str) -> &'static [&'static MethodRow] {
     LAST_LOOKED_UP.with(|last| {
-        if let Some(rows) = last.get().filter(|rows| rows[0].name == name) {
+        if let Some(rows) =
+            (last.get()).filter(|rows| same_bytes(rows[0].name.as_bytes(), name.as_bytes()))
+        {
             return rows;
         }
         let rows = BY_NAME.get(name).map_or(&[][..], Vec::as_slice);

@@ -12,6 +12,8 @@
 use std::cell::RefCell;
 use std::fmt;
 
+use crate::json_text::same_bytes;
+
 /// A value: a scalar, or where its string, items or members lie.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Value {
@@ -160,7 +162,7 @@ impl<'a> Doc<'a> {
             Value::Object(span) => self
                 .member_slice(span)
                 .iter()
-                .find(|m| self.bytes(m.name) == name.as_bytes())
+                .find(|m| same_bytes(self.bytes(m.name), name.as_bytes()))
                 .map(|m| m.value),
             _ => None,
         }

@@ -5,6 +5,8 @@
 
 use std::fmt;
 
+use crate::json_text::same_bytes;
+
 use super::compiled::{Additional, Compiled, NodeId, Types};
 use super::instance::{Doc, Str, Value};
 
@@ -202,13 +204,17 @@ impl<'v> Validator<'_, 'v> {
                 let members = self.doc.member_slice(span);
                 let doc = self.doc;
                 for name in &node.required {
-                    if !members.iter().any(|m| doc.bytes(m.name) == name.as_bytes()) {
+                    if !members
+                        .iter()
+                        .any(|m| same_bytes(doc.bytes(m.name), name.as_bytes()))
+                    {
                         self.report_below(name, Expected::Member, "nothing".into());
                     }
                 }
                 for member in members {
                     let name = doc.bytes(member.name);
-                    let property = node.properties.iter().find(|(n, _)| n.as_bytes() == name);
+                    let property =
+                        (node.properties.iter()).find(|(n, _)| same_bytes(n.as_bytes(), name));
                     match (property.map(|(_, p)| *p), node.additional) {
                         (Some(schema), _) | (None, Additional::Schema(schema)) => {
                             self.descend(schema, Step::Member(member.name), member.value)
