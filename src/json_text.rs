@@ -160,7 +160,10 @@ fn string_end_by_escapes(bytes: &[u8], mut at: usize) -> Option<usize> {
 
 /// [`string_end`] from an escape at `at`, 64 bytes at a time while there
 /// are as many: which quotes are escaped follows from the runs of
-/// backslashes before them (an odd run escapes the byte after it).
+/// backslashes before them (an odd run escapes the byte after it). Never
+/// inlined: [`string_end`] stays small enough to save few registers on the
+/// way in and out (most strings hold no escape).
+#[inline(never)]
 fn escaped_string_end(bytes: &[u8], mut at: usize) -> Option<usize> {
     // Whether the block's first byte is escaped by the run ending the last.
     let mut carried = 0;
