@@ -384,9 +384,21 @@ pub(crate) fn find_members<'a, const N: usize>(
 /// Which of `names` a member's name is (`Some(None)` for none of them);
 /// `None` for a name that cannot be read.
 fn index_in<const N: usize>(names: [&str; N], name: Name<'_>) -> Option<Option<usize>> {
-    let name = name.value()?;
-    let is = |wanted: &&str| same_bytes(wanted.as_bytes(), name.as_bytes());
-    Some(names.iter().position(is))
+    match name.escaped {
+        false => Some(position_in(names, name.written)),
+        true => escaped_index_in(names, name),
+    }
+}
+
+/// [`index_in`] for a name written with an escape; never inlined, so that
+/// reading the usual name saves few registers on the way in and out.
+#[inline(never)]
+fn escaped_index_in<const N: usize>(names: [&str; N], name: Name<'_>) -> Option<Option<usize>> {
+    Some(position_in(names, &name.value()?))
+}
+
+fn position_in<const N: usize>(names: [&str; N], name: &str) -> Option<usize> {
+    (names.iter()).position(|wanted| same_bytes(wanted.as_bytes(), name.as_bytes()))
 }
 
 /// Whether two byte strings are equal. Names (of members, methods) are

@@ -228,17 +228,26 @@ thread_local! {
 
 fn rows_of(name: &str) -> &'static [&'static MethodRow] {
     LAST_LOOKED_UP.with(|last| {
-        if let Some(rows) =
-            (last.get()).filter(|rows| same_bytes(rows[0].name.as_bytes(), name.as_bytes()))
-        {
-            return rows;
+        match (last.get()).filter(|rows| same_bytes(rows[0].name.as_bytes(), name.as_bytes())) {
+            Some(rows) => rows,
+            None => looked_up(name, last),
         }
-        let rows = BY_NAME.get(name).map_or(&[][..], Vec::as_slice);
-        if !rows.is_empty() {
-            last.set(Some(rows));
-        }
-        rows
     })
+}
+
+/// The rows of `name`, hashed, kept as the last looked up when it is a
+/// known method. Never inlined: the usual lookup, of the last method,
+/// then saves few registers on the way in and out.
+#[inline(never)]
+fn looked_up(
+    name: &str,
+    last: &std::cell::Cell<Option<&'static [&'static MethodRow]>>,
+) -> &'static [&'static MethodRow] {
+    let rows = BY_NAME.get(name).map_or(&[][..], Vec::as_slice);
+    if !rows.is_empty() {
+        last.set(Some(rows));
+    }
+    rows
 }
 
 /// The revisions in which `sender` may send `name`.
