@@ -26,6 +26,8 @@ mod time_order;
 pub mod tool_schema;
 pub mod tools;
 
+use std::sync::OnceLock;
+
 use foldhash::HashMap;
 
 use crate::diagnostic::Diagnostic;
@@ -582,6 +584,10 @@ struct Rules {
     /// side by side, so choosing the rules for a message reads no rule's
     /// metadata (a load per rule that missed the cache on every message).
     by_kind: Vec<Vec<(Versions, Check)>>,
+    /// Indexed by kind and then [`Versions::index`]: the checks of the rules
+    /// that want the kind and apply to every revision of the set, chosen
+    /// the first time a message of that kind is read in those revisions.
+    chosen: Vec<OnceLock<Box<[Check]>>>,
 }
 
 /// A rule's check of one event.
@@ -589,23 +595,33 @@ type Check = fn(&Ctx, &mut Out);
 
 impl Rules {
     fn new(all: Vec<&'static Rule>) -> Rules {
-        let by_kind = Wants::KINDS
+        let by_kind: Vec<_> = Wants::KINDS
             .iter()
             .map(|kind| {
                 let wanting = all.iter().filter(|r| r.meta.wants.includes(*kind));
                 wanting.map(|r| (r.meta.versions, r.check)).collect()
             })
             .collect();
-        Rules { all, by_kind }
+        let chosen = (0..by_kind.len() * Versions::SETS).map(|_| OnceLock::new());
+        Rules {
+            all,
+            by_kind,
+            chosen: chosen.collect(),
+        }
     }
 
     /// Runs the rules that want this kind of event and apply to every
     /// revision the message may be read in.
     fn run(&self, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
-        for (versions, check) in &self.by_kind[Wants::of(ctx.event).kind_index()] {
-            if versions.covers(ctx.versions) {
-                check(ctx, out);
-            }
+        let kind = Wants::of(ctx.event).kind_index();
+        let chosen = self.chosen[kind * Versions::SETS + ctx.versions.index()].get_or_init(|| {
+            let applying = self.by_kind[kind]
+                .iter()
+                .filter(|(v, _)| v.covers(ctx.versions));
+            applying.map(|(_, check)| *check).collect()
+        });
+        for check in chosen.iter() {
+            check(ctx, out);
         }
     }
 }

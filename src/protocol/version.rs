@@ -146,6 +146,15 @@ impl Versions {
         self.0 == 0
     }
 
+    /// How many sets of revisions there are: every set's [`Versions::index`]
+    /// is below it.
+    pub const SETS: usize = 1 << Version::ALL.len();
+
+    /// The set as a number below [`Versions::SETS`], to index a table by.
+    pub fn index(self) -> usize {
+        usize::from(self.0)
+    }
+
     pub fn iter(self) -> impl Iterator<Item = Version> {
         Version::ALL.into_iter().filter(move |v| self.contains(*v))
     }
