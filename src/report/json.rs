@@ -165,8 +165,21 @@ impl<'a> PrettyArray<'a> {
 /// document. Strings hold no raw line feed, so every one is a layout break.
 pub(super) fn pretty(value: &impl Serialize, indent: usize) -> std::io::Result<String> {
     let text = serde_json::to_string_pretty(value).map_err(std::io::Error::other)?;
-    let text = escape_invisible(&text);
-    Ok(text.replace('\n', &format!("\n{:indent$}", "")))
+    Ok(indented(&escape_invisible(&text), indent))
+}
+
+/// `text` with `indent` spaces after each line feed, found in one pass (a
+/// `str::replace` of the line feeds searched for each one anew).
+fn indented(text: &str, indent: usize) -> String {
+    let mut out = String::with_capacity(text.len() + 32 * indent);
+    let mut line = 0;
+    for feed in memchr::memchr_iter(b'\n', text.as_bytes()) {
+        out.push_str(&text[line..=feed]);
+        out.extend(std::iter::repeat_n(' ', indent));
+        line = feed + 1;
+    }
+    out.push_str(&text[line..]);
+    out
 }
 
 fn compact(value: &impl Serialize) -> std::io::Result<String> {
@@ -181,8 +194,9 @@ pub(super) fn escape_invisible(json: &str) -> std::borrow::Cow<'_, str> {
     // serde_json has already escaped C0 controls (and the document's own
     // line breaks are C0); the rest of the set is escaped here.
     let unsafe_char = |c: char| c >= '\u{7f}' && crate::sanitize::is_unsafe(c);
-    // Most reports are ASCII below DEL: one byte scan, no char decoding.
-    if json.bytes().all(|b| b < 0x7f) || !json.chars().any(unsafe_char) {
+    // Most reports are ASCII below DEL: checked a word at a time, no char decoding.
+    let below_del = json.is_ascii() && memchr::memchr(0x7f, json.as_bytes()).is_none();
+    if below_del || !json.chars().any(unsafe_char) {
         return std::borrow::Cow::Borrowed(json);
     }
     let mut escaped = String::with_capacity(json.len() + 16);
