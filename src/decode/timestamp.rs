@@ -166,28 +166,18 @@ impl Fields<'_> {
     /// Milliseconds since the Unix epoch; `None` for a date or time that
     /// does not exist.
     fn ms(&self) -> Option<f64> {
-        let Fields {
-            year,
-            month,
-            day,
-            hour,
-            minute,
-            second,
-            ..
-        } = *self;
-        if !(1..=12).contains(&month)
-            || day == 0
-            || day > days_in_month(year, month)
-            || hour > 23
-            || minute > 59
-            || second > 60
-        {
+        let (year, month, day) = (self.year, self.month, self.day);
+        let exists = (1..=12).contains(&month) && day != 0 && day <= days_in_month(year, month);
+        // A leap second (60) reads as the first second of the next minute.
+        if !exists || self.hour > 23 || self.minute > 59 || self.second > 60 {
             return None;
         }
         let days = days_from_civil(year as i64, month, day);
-        let seconds =
-            days * 86_400 + i64::from(hour) * 3600 + i64::from(minute) * 60 + i64::from(second)
-                - self.offset_minutes * 60;
+        let seconds = days * 86_400
+            + i64::from(self.hour) * 3600
+            + i64::from(self.minute) * 60
+            + i64::from(self.second)
+            - self.offset_minutes * 60;
         Some(seconds as f64 * 1000.0 + fraction_ms(self.fraction))
     }
 }
