@@ -141,7 +141,7 @@ impl HttpStreams {
 
     /// Whether two streams are distinct: neither continues the other.
     pub fn distinct(&self, a: &str, b: &str) -> bool {
-        self.origin(a) != self.origin(b)
+        a != b && self.origin(a) != self.origin(b)
     }
 
     /// An exchange began on `stream`, at `location`.

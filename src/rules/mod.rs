@@ -554,6 +554,10 @@ fn elsewhere<'a>(
 ) -> Option<(crate::engine::RequestView<'a>, &'a str, StreamKind)> {
     let http = &ctx.session.http;
     let (here, home) = (ctx.event.stream.as_deref()?, request.stream?);
+    // The usual case, looked up in no table: the request's own stream.
+    if here == home {
+        return None;
+    }
     let stream = http.streams.get(here)?;
     // The 2024-11-05 HTTP+SSE transport sends every server message on its one stream.
     if http.legacy_transport || !http.distinct(here, home) {
