@@ -301,6 +301,9 @@ pub struct Ctx<'a> {
     /// The tool a client's `tools/call` names (a string `params.name`);
     /// read only for rules that declare `Needs::TOOLS`.
     pub called_tool: Option<&'a str>,
+    /// That call's `arguments` as written: `Some(None)` where absent, `None`
+    /// where written twice (or where no tool is named).
+    pub called_arguments: Option<Option<&'a str>>,
     /// The last line of this input that could not be read at all.
     pub source_unreadable: Option<Location>,
     /// HTTP session ids the server assigned earlier in this input, and where.

@@ -357,6 +357,7 @@ impl Shard {
             facts: Facts::None,
             tool_list: None,
             called_tool: None,
+            called_arguments: None,
             source_unreadable: sessions.unreadable.last(),
             assigned_sessions: &sessions.assigned_sessions,
         };
@@ -417,6 +418,7 @@ fn feed_session(
         facts: Facts::None,
         tool_list: None,
         called_tool: None,
+        called_arguments: None,
         source_unreadable: sessions
             .unreadable
             .last_after(session.answered_input_unreadable),
@@ -457,12 +459,17 @@ fn feed_session(
         ctx.versions = Versions::only(named);
         ctx.version = Some(named);
     }
+    let (called, called_arguments) = match session.tools.called_by(from, message) {
+        Some(call) => (Some(call.name), call.arguments),
+        None => (None, None),
+    };
     let tools_read = ToolsRead {
         listing: read_listing(session, &ctx, message, from),
-        called: session.tools.called_by(from, message),
+        called,
     };
     ctx.tool_list = tools_read.listing.as_ref();
     ctx.called_tool = tools_read.called.as_deref();
+    ctx.called_arguments = called_arguments;
     let found = diagnostics.len();
     rules.run(&ctx, diagnostics);
     let previous = session.last_time_ms;

@@ -17,7 +17,7 @@ use serde_json::value::RawValue;
 use super::tool_schema::{self, ToolSchema};
 use crate::event::{Body, Json, KeyField, Location, Message, RequestId, Side};
 use crate::json_text::{
-    checked_array, checked_members, checked_members_read_by, checked_value_end, find_members,
+    checked_array, checked_members, checked_members_read_by, checked_value_end, members,
     string_value,
 };
 use crate::protocol::headers::{mirrored_params, MirroredParam, PARAM_ANNOTATION};
@@ -138,26 +138,50 @@ fn string_or_null(member: Option<&str>) -> Option<Option<Cow<'_, str>>> {
     }
 }
 
-/// The text of member `name` of a `tools/call`'s params: `Some(None)` where
-/// it is absent, `None` where the params are not an object or write the
-/// member twice (serde_json refuses such an object). Other members are
+/// A `tools/call` as the engine reads it for the rules, its params walked once.
+pub struct Call<'m> {
+    /// The tool it names (a string `params.name`).
+    pub name: Box<str>,
+    /// The text of `params.arguments`: `Some(None)` where it is absent,
+    /// `None` where it is written twice (serde_json refuses such an object).
+    pub arguments: Option<Option<&'m str>>,
+}
+
+/// The text of the `name` and `arguments` members of a `tools/call`'s
+/// params, found in one pass: each `Some(None)` where absent, `None` where
+/// written twice; `None` for params that are not an object, or that name a
+/// member unreadably (as serde_json refuses either). Other members are
 /// skipped without being built: a call's arguments can be long.
-fn call_member<'m>(message: &'m Message, name: &str) -> Option<Option<&'m str>> {
+fn call_members(message: &Message) -> Option<[Option<Option<&str>>; 2]> {
     let params = message.members.params.as_ref()?.text();
     if !params.starts_with('{') {
         return None;
     }
-    let [member] = find_members(params, [name])?;
-    Some(member)
+    let mut found = [Some(None); 2];
+    for (name, value) in members(params) {
+        let slot = match &*name.value()? {
+            "name" => &mut found[0],
+            "arguments" => &mut found[1],
+            _ => continue,
+        };
+        *slot = match slot {
+            Some(None) => Some(Some(value)),
+            _ => None,
+        };
+    }
+    Some(found)
 }
 
-/// The tool a `tools/call` request names, when its params are an object
-/// with a string name.
-fn called_tool(message: &Message) -> Option<Box<str>> {
-    match message.method() {
-        Some("tools/call") => Some(string_value(call_member(message, "name")??)?.into()),
-        _ => None,
+/// A `tools/call` request whose params are an object with a string name.
+fn call(message: &Message) -> Option<Call<'_>> {
+    if message.method() != Some("tools/call") {
+        return None;
     }
+    let [name, arguments] = call_members(message)?;
+    Some(Call {
+        name: string_value(name??)?.into(),
+        arguments,
+    })
 }
 
 /// What a message tells of tools, read once (its params or result parsed
@@ -170,10 +194,11 @@ pub struct ToolsRead {
     pub called: Option<Box<str>>,
 }
 
-/// The arguments of a `tools/call` request, built only for a tool whose
-/// schema checks them (absent arguments are an empty object to the tool).
-pub fn call_arguments(message: &Message) -> Option<serde_json::Value> {
-    match call_member(message, "arguments")? {
+/// The arguments of a `tools/call` request (the text of its `arguments`
+/// member, `None` where absent), built only for a tool whose schema checks
+/// them: absent arguments are an empty object to the tool.
+pub fn call_arguments(arguments: Option<&str>) -> Option<serde_json::Value> {
+    match arguments {
         None | Some("null") => Some(serde_json::json!({})),
         Some(arguments) => serde_json::from_str(arguments).ok(),
     }
@@ -241,13 +266,13 @@ impl Tools {
         self.find(self.called(id)?)
     }
 
-    /// The tool a client's `tools/call` names, read only when the session
-    /// follows its tools (a rule that runs needs them).
-    pub fn called_by(&self, from: Side, message: &Message) -> Option<Box<str>> {
+    /// A client's `tools/call`, read only when the session follows its
+    /// tools (a rule that runs needs them).
+    pub fn called_by<'m>(&self, from: Side, message: &'m Message) -> Option<Call<'m>> {
         if self.unread || from != Side::Client {
             return None;
         }
-        called_tool(message)
+        call(message)
     }
 
     /// Reads a `tools/list` result, compiling each schema this session has

@@ -41,7 +41,7 @@ fn check(ctx: &Ctx, out: &mut Out) {
     let Some(Ok(validator)) = tool.input.as_deref() else {
         return; // no schema, or one tool-schema-invalid reported
     };
-    let Some(arguments) = call_arguments(message) else {
+    let Some(arguments) = ctx.called_arguments.and_then(call_arguments) else {
         return;
     };
     for violation in violations(validator, &arguments, "/params/arguments") {
@@ -116,6 +116,22 @@ mod tests {
         assert_eq!(findings("tool-arguments-invalid", &trace), []);
         // Arguments written as null are absent: an empty object, without `q`.
         assert_eq!(check(r#","arguments":null"#), [(6, Error)]);
+    }
+
+    #[test]
+    fn arguments_written_twice_are_not_read_but_the_name_is() {
+        // serde_json refuses the object, so which arguments were meant is unknown.
+        assert_eq!(check(r#","arguments":{"q":1},"arguments":{"q":1}"#), []);
+        // A name written twice names no tool; arguments written once still do not count.
+        let twice = call(r#","arguments":{"q":1}"#)
+            .replace(r#""name":"search""#, r#""name":"search","name":"search""#);
+        let trace = format!("{HANDSHAKE}{LIST}\n{LISTED}\n{twice}");
+        assert_eq!(findings("tool-arguments-invalid", &trace), []);
+        // The members are found wherever they stand, among others.
+        assert_eq!(
+            check(r#","x":"a \"quoted\" \\ text","arguments":{"q":1},"y":[1,{"z":2}]"#),
+            [(6, Error)]
+        );
     }
 
     #[test]
