@@ -119,7 +119,7 @@ mod tests {
     }
 
     #[test]
-    fn arguments_written_twice_are_not_read_but_the_name_is() {
+    fn arguments_or_a_name_written_twice_are_not_read() {
         // serde_json refuses the object, so which arguments were meant is unknown.
         assert_eq!(check(r#","arguments":{"q":1},"arguments":{"q":1}"#), []);
         // A name written twice names no tool; arguments written once still do not count.
