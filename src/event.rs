@@ -618,8 +618,9 @@ pub struct RequestSummary {
     pub method: CompactString,
     pub name: Option<String>,
     pub protocol_version: Option<CompactString>,
-    /// Its `params.arguments` (a `tools/call`'s, its `Mcp-Param-*` headers mirror).
-    pub arguments: Option<serde_json::Value>,
+    /// The text of its `params.arguments` (a `tools/call`'s, its
+    /// `Mcp-Param-*` headers mirror), read by the rule that needs it.
+    pub arguments: Option<Box<str>>,
 }
 
 /// A line the decoder could not turn into a message.

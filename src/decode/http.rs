@@ -14,6 +14,7 @@ use crate::event::{
     Body as MessageBody, Event, HttpExchange, KeptHeader, Location, Payload, RequestSummary, Side,
     SseData, SseMark, Transport, Unreadable,
 };
+use crate::json_text::{members, string_value};
 use crate::protocol::headers::{Header, NAME_HEADER_PARAMS};
 
 /// A body as captured, decoded to text, and where it is in the capture file.
@@ -583,19 +584,44 @@ fn summary(
     method: &str,
     params: &crate::event::Params,
 ) -> RequestSummary {
-    let body = message.members.params.as_ref().and_then(|p| p.value());
-    let member = |name: &str| body.as_ref().and_then(|params| params.get(name));
-    let name = NAME_HEADER_PARAMS
+    let named = NAME_HEADER_PARAMS
         .iter()
         .find(|(m, _)| *m == method)
-        .and_then(|(_, param)| member(param)?.as_str().map(str::to_string));
-    let arguments = member("arguments").cloned();
+        .map(|(_, param)| *param);
+    let [name, arguments] = mirrored_members(message, named);
     RequestSummary {
         method: method.into(),
-        name,
+        name: name.and_then(string_value).map(Cow::into_owned),
         protocol_version: params.meta_protocol_version.as_deref().map(Into::into),
-        arguments,
+        arguments: arguments.map(Into::into),
     }
+}
+
+/// The text of the params member that `Mcp-Name` mirrors (`named`) and of
+/// `arguments`, read as serde_json reads an object into a value: a member
+/// written twice is its last writing, and none is read from params that are
+/// not an object or that name a member unreadably. The arguments are kept
+/// as text, not built: only a tool whose schema marks one needs them.
+fn mirrored_members<'m>(
+    message: &'m crate::event::Message,
+    named: Option<&str>,
+) -> [Option<&'m str>; 2] {
+    let mut found = [None; 2];
+    let params = message.members.params.as_ref().map(|p| p.text());
+    let Some(params) = params.filter(|p| p.starts_with('{')) else {
+        return found;
+    };
+    for (name, value) in members(params) {
+        let Some(name) = name.value() else {
+            return [None; 2];
+        };
+        if Some(&*name) == named {
+            found[0] = Some(value);
+        } else if name == "arguments" {
+            found[1] = Some(value);
+        }
+    }
+    found
 }
 
 /// The headers rules read (rows of `protocol::headers`), as captured.
@@ -782,5 +808,42 @@ mod tests {
             (2, second_line + 3 * WHOLE_LINE_MAX - 5, 5)
         );
         assert_eq!(at(short_line + 2), (3, short_line, 5));
+    }
+
+    /// The summary of the one request `text` holds.
+    fn summary_of(text: &str) -> RequestSummary {
+        let mut summaries = Vec::new();
+        messages_of(OneOrBatch::read(text).unwrap(), |message| {
+            if let MessageBody::Request { method, params, .. } = &message.body {
+                summaries.push(summary(&message, method, params));
+            }
+        });
+        summaries.pop().unwrap()
+    }
+
+    #[test]
+    fn a_summary_reads_the_mirrored_members_as_serde_json_would() {
+        let call = summary_of(
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","arguments":{"q":[1, 2]},"n\u0061me":"s\u00e9"}}"#,
+        );
+        // A member written twice counts as its last writing, unescaped.
+        assert_eq!(call.name.as_deref(), Some("s\u{e9}"));
+        assert_eq!(call.arguments.as_deref(), Some(r#"{"q":[1, 2]}"#));
+        let read = summary_of(
+            r#"{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"file:///x","name":"n"}}"#,
+        );
+        assert_eq!(read.name.as_deref(), Some("file:///x"));
+        assert_eq!(read.arguments, None);
+        let not_a_string = summary_of(
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":7,"arguments":null}}"#,
+        );
+        assert_eq!(not_a_string.name, None);
+        assert_eq!(not_a_string.arguments.as_deref(), Some("null"));
+        let unreadable_member = summary_of(
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","\ud800":1}}"#,
+        );
+        assert_eq!(unreadable_member.name, None);
+        let array = summary_of(r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":["a"]}"#);
+        assert_eq!((array.name, array.arguments), (None, None));
     }
 }

@@ -36,7 +36,12 @@ fn check(ctx: &Ctx, out: &mut Out) {
     let Some(tool) = tool.filter(|t| !t.ambiguous && request.method == PARAM_HEADERS_METHOD) else {
         return;
     };
-    let arguments = request.arguments.as_ref();
+    // Read only here: a call to a tool that mirrors no argument never needs them.
+    let arguments = request
+        .arguments
+        .as_deref()
+        .and_then(|text| serde_json::from_str::<serde_json::Value>(text).ok());
+    let arguments = arguments.as_ref();
     let problems: Vec<Words> = tool
         .mirrored
         .iter()
