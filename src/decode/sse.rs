@@ -36,8 +36,11 @@ fn line(input: &str) -> (&str, &str) {
 
 /// Splits a field line into name and value (one leading space is dropped).
 fn field(line: &str) -> (&str, &str) {
-    match line.split_once(':') {
-        Some((name, value)) => (name, value.strip_prefix(' ').unwrap_or(value)),
+    match memchr::memchr(b':', line.as_bytes()) {
+        Some(colon) => {
+            let value = &line[colon + 1..];
+            (&line[..colon], value.strip_prefix(' ').unwrap_or(value))
+        }
         None => (line, ""),
     }
 }

@@ -71,7 +71,9 @@ fn array<'a, T>(
     at: usize,
     mut item: impl FnMut(&'a str, usize) -> Read<T>,
 ) -> Read<Vec<T>> {
-    let mut items = Vec::new();
+    // Room for the usual list of headers: growing to it took 0.6% of a
+    // capture's instructions.
+    let mut items = Vec::with_capacity(16);
     let end = checked_array(text, at, |start| {
         let (value, end) = item(text, start)?;
         items.push(value);
