@@ -335,6 +335,16 @@ fn plain_run_by_words(bytes: &[u8]) -> usize {
     at + rest.unwrap_or(bytes.len() - at)
 }
 
+/// `bytes` as text, checked with SIMD instructions (simdutf8: the standard
+/// check took 1.3% of a trace's instructions); the standard check runs only
+/// on failure, for where the first invalid byte is.
+pub(crate) fn utf8(bytes: &[u8]) -> Result<&str, std::str::Utf8Error> {
+    match simdutf8::basic::from_utf8(bytes) {
+        Ok(text) => Ok(text),
+        Err(_) => std::str::from_utf8(bytes),
+    }
+}
+
 /// The value of a JSON string written with its quotes (`None` for other
 /// text, or a lone surrogate).
 pub(crate) fn string_value(text: &str) -> Option<Cow<'_, str>> {
@@ -780,6 +790,23 @@ mod tests {
                 let mut b = a.to_vec();
                 b[at] ^= 0x20;
                 assert!(!same_bytes(a, &b), "{n} {at}");
+            }
+        }
+    }
+
+    #[test]
+    fn utf8_tells_what_the_standard_check_tells_with_its_position() {
+        let mut line = "{\"text\":\"caf\u{e9} \u{1f600}\"} ".repeat(9).into_bytes();
+        assert_eq!(utf8(&line), std::str::from_utf8(&line));
+        let valid = line.clone();
+        // A stray continuation byte, a cut sequence and an overlong form, anywhere.
+        for bad in [&[0x80][..], &[0xe2, 0x82], &[0xc0, 0xaf]] {
+            for at in [0, 1, 31, 63, line.len() - bad.len()] {
+                line.clone_from(&valid);
+                line[at..at + bad.len()].copy_from_slice(bad);
+                let expected = std::str::from_utf8(&line).map_err(|e| e.valid_up_to());
+                assert_eq!(utf8(&line).map_err(|e| e.valid_up_to()), expected, "{at}");
+                assert!(expected.is_err());
             }
         }
     }

@@ -399,7 +399,7 @@ fn exchange<'a>(
 /// (each also handed to `each` as it is read); `None` where the scanner
 /// does not read the document.
 fn scanned_entries<'a>(bytes: &'a [u8], each: &mut dyn FnMut(&'a str)) -> Option<Vec<&'a str>> {
-    let text = std::str::from_utf8(bytes).ok()?;
+    let text = crate::json_text::utf8(bytes).ok()?;
     crate::json_text::read_whole(text, |text, at| scan::document(text, at, each))
 }
 

@@ -83,7 +83,7 @@ impl<'a> RawEnvelope<'a> {
 pub(super) fn decode_line(line: &[u8], location: Location, bare: bool, out: &mut Vec<Event>) {
     let unreadable = |why: Unreadable| Event::unreadable(location, why);
     // Validating UTF-8 once up front also covers members serde skips unread.
-    let text = match std::str::from_utf8(line) {
+    let text = match crate::json_text::utf8(line) {
         Ok(text) => text,
         Err(e) => {
             out.push(unreadable(Unreadable::Json(format!(
