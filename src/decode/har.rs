@@ -9,6 +9,7 @@
 //! the timestamps, and rules that depend on it take the stream into account.
 
 use std::borrow::Cow;
+use std::ops::Range;
 
 use base64::Engine as _;
 use serde::Deserialize;
@@ -199,50 +200,55 @@ fn names_method_and_id(text: &[u8]) -> bool {
 /// blank lines.
 fn raw_sse_may_hold_request(raw: &str) -> bool {
     let text = raw.as_bytes();
-    // No part names both where the whole does not.
-    UNICODE_ESCAPE.find(text).is_some()
-        || (names_method_and_id(text) && any_between_blank_lines(text, names_method_and_id))
+    UNICODE_ESCAPE.find(text).is_some() || method_and_id_in_one_part(text)
 }
 
-/// Whether `holds` is true of a part of a JSON string without `\u` escapes
-/// that its blank lines separate, as [`super::sse::parse`] reads lines: a
-/// line ends with CR LF, LF or CR, each written as an escape (`\r`, `\n`),
-/// so two line ends in a row (LF LF, LF CR, CR CR) make a blank line.
-fn any_between_blank_lines(text: &[u8], holds: impl Fn(&[u8]) -> bool) -> bool {
-    let mut part_start = 0;
-    for blank in blank_lines(text) {
-        if holds(&text[part_start..blank]) {
-            return true;
-        }
-        part_start = blank;
+/// Whether a `"method"` and an `"id"` member name of a JSON string without
+/// `\u` escapes lie in one part of it that blank lines separate, as
+/// [`super::sse::parse`] reads lines: a line ends with CR LF, LF or CR, each
+/// written as an escape (`\r`, `\n`), so two line ends in a row (LF LF,
+/// LF CR, CR CR) make a blank line. Where some method and id names share a
+/// part, two of them next to each other in the text do: only the text
+/// between such neighbours is searched for blank lines, not the whole body.
+fn method_and_id_in_one_part(text: &[u8]) -> bool {
+    let methods: Vec<usize> = ESCAPED_METHOD.find_iter(text).collect();
+    if methods.is_empty() {
+        return false;
     }
-    holds(&text[part_start..])
+    let ids = ESCAPED_ID.find_iter(text).map(|at| (at, false));
+    let mut names: Vec<(usize, bool)> = methods.into_iter().map(|at| (at, true)).collect();
+    names.extend(ids);
+    names.sort_unstable();
+    names.windows(2).any(|next| {
+        let ((first, is_method), (second, other_is_method)) = (next[0], next[1]);
+        is_method != other_is_method
+            && !blank_lines_in(text, first..second).any(|blank| (first..second).contains(&blank))
+    })
 }
 
 /// Built once: building a searcher costs more than most searches.
 static BLANK_LINES: std::sync::LazyLock<[memchr::memmem::Finder<'static>; 3]> =
     std::sync::LazyLock::new(|| [br"\n\n", br"\n\r", br"\r\r"].map(memchr::memmem::Finder::new));
 
-/// Where each blank line of escaped text starts: the second of two line
-/// ends in a row, in order. Bodies hold an escape every few bytes, so the
-/// pairs are searched for, and each kept where its backslash starts an
-/// escape (not the escaped half of a `\\`).
-fn blank_lines(text: &[u8]) -> Vec<usize> {
-    let mut blanks = Vec::new();
-    for pair in BLANK_LINES.iter() {
-        let mut from = 0;
-        while let Some(found) = pair.find(&text[from..]) {
-            let at = from + found;
-            let backslashes_before = text[..at].iter().rev().take_while(|b| **b == b'\\');
-            if backslashes_before.count() % 2 == 0 {
-                blanks.push(at + 2);
-            }
+/// Where the blank lines of escaped text start whose two line ends start
+/// at `pairs_from` (a range of the text): the second of the two line ends,
+/// LF LF pairs first, then LF CR, then CR CR. Bodies hold an escape every
+/// few bytes, so the pairs are searched for, and each kept where its
+/// backslash starts an escape (not the escaped half of a `\\`).
+fn blank_lines_in(text: &[u8], pairs_from: Range<usize>) -> impl Iterator<Item = usize> + '_ {
+    let searched = pairs_from.start..(pairs_from.end + 3).min(text.len());
+    BLANK_LINES.iter().flat_map(move |pair| {
+        let mut from = searched.start;
+        std::iter::from_fn(move || loop {
+            let at = from + pair.find(text.get(from..searched.end)?)?;
             // Pairs overlap: a third line end makes another blank line.
             from = at + 2;
-        }
-    }
-    blanks.sort_unstable();
-    blanks
+            let backslashes_before = text[..at].iter().rev().take_while(|b| **b == b'\\');
+            if backslashes_before.count() % 2 == 0 {
+                return Some(at + 2);
+            }
+        })
+    })
 }
 
 /// Whether the outline can leave out the response: no part of it can hold
@@ -504,7 +510,42 @@ mod tests {
         blanks
     }
 
+    /// Where every blank line of escaped text starts, in order.
+    fn blank_lines(text: &[u8]) -> Vec<usize> {
+        let mut blanks: Vec<usize> = blank_lines_in(text, 0..text.len()).collect();
+        blanks.sort_unstable();
+        blanks
+    }
+
+    /// Whether some part of escaped text that blank lines separate names
+    /// both a method and an id, each part searched whole: what
+    /// [`method_and_id_in_one_part`] must tell.
+    fn method_and_id_in_some_part(text: &[u8]) -> bool {
+        let mut part_start = 0;
+        let parts = blank_lines(text).into_iter().chain([text.len()]);
+        parts.into_iter().any(|part_end| {
+            let part = &text[part_start..part_end];
+            part_start = part_end;
+            names_method_and_id(part)
+        })
+    }
+
     proptest::proptest! {
+        #[test]
+        fn method_and_id_are_found_in_one_part_as_part_by_part(
+            parts in proptest::collection::vec(proptest::sample::select(vec![
+                r"\n", r"\r", r"\\", r#"\\""#, r"\n\n", r"\r\n\r\n", "data: x", r#"\"method\""#,
+                r#"\"id\""#, r#"\"id\":1"#,
+            ]), 0..24)
+        ) {
+            let text = parts.concat();
+            proptest::prop_assert_eq!(
+                method_and_id_in_one_part(text.as_bytes()),
+                method_and_id_in_some_part(text.as_bytes()),
+                "{}", text
+            );
+        }
+
         #[test]
         fn blank_lines_are_found_as_escape_by_escape(
             parts in proptest::collection::vec(proptest::sample::select(vec![
