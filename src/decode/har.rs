@@ -522,8 +522,8 @@ mod tests {
     /// [`method_and_id_in_one_part`] must tell.
     fn method_and_id_in_some_part(text: &[u8]) -> bool {
         let mut part_start = 0;
-        let parts = blank_lines(text).into_iter().chain([text.len()]);
-        parts.into_iter().any(|part_end| {
+        let mut part_ends = blank_lines(text).into_iter().chain([text.len()]);
+        part_ends.any(|part_end| {
             let part = &text[part_start..part_end];
             part_start = part_end;
             names_method_and_id(part)
